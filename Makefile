@@ -1,0 +1,27 @@
+# Two commands matter: `make run` and `make test`. Everything else is for developers.
+SWIFT ?= swift
+STRICT = -Xswiftc -warnings-as-errors
+ARGS ?=
+
+.PHONY: run test build release deps clean
+
+deps:
+	@scripts/install-deps
+
+build: deps
+	$(SWIFT) build $(STRICT)
+
+release: deps
+	$(SWIFT) build -c release $(STRICT)
+
+# Starts the server on 127.0.0.1:8080 (override with ARGS="--port 9000" or PORT=9000).
+run: release
+	.build/release/presentation-server $(ARGS)
+
+# Unit tests of the domain and API, and integration tests against the real server.
+test: deps
+	$(SWIFT) build --build-tests $(STRICT)
+	$(SWIFT) test --skip-build
+
+clean:
+	rm -rf .build

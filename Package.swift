@@ -1,0 +1,46 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "presentation-server",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "presentation-server", targets: ["PresentationServer"])
+    ],
+    targets: [
+        // libmicrohttpd exactly as its header declares it, plus the two shims Swift needs.
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        // A generic HTTP/1.1 server over libmicrohttpd; knows nothing of sessions.
+        .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        // The domain: sessions, stacks, screens, presentations, results, events. No HTTP.
+        .target(name: "Presentation", swiftSettings: strict),
+        // Routes, JSON on the wire, problem details: maps HTTP onto the domain.
+        .target(name: "PresentationAPI", dependencies: ["Presentation", "MicroHTTP"], swiftSettings: strict),
+        .executableTarget(
+            name: "PresentationServer",
+            dependencies: ["PresentationAPI", "MicroHTTP", "Presentation"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation"], swiftSettings: strict),
+        .testTarget(
+            name: "PresentationAPITests",
+            dependencies: ["PresentationAPI", "Presentation", "MicroHTTP"],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "IntegrationTests",
+            dependencies: ["PresentationAPI", "Presentation", "MicroHTTP"],
+            swiftSettings: strict
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,33 @@
+#ifndef C_MICRO_HTTPD_SHIM_H
+#define C_MICRO_HTTPD_SHIM_H
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <microhttpd.h>
+
+// Swift cannot call C variadic functions. These wrappers give the two variadic entry
+// points we use a fixed signature; they hold no logic of their own.
+
+/// MHD_start_daemon with the access handler, the completion callback (both getting
+/// `context`) and every other option passed as an MHD_OPTION_ARRAY.
+static inline struct MHD_Daemon *
+CMicroHTTPD_start_daemon(unsigned int flags,
+                         MHD_AccessHandlerCallback handler,
+                         void *context,
+                         MHD_RequestCompletedCallback completed,
+                         struct MHD_OptionItem *options) {
+    return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, context,
+                            MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_END);
+}
+
+/// MHD_get_daemon_info(MHD_DAEMON_INFO_BIND_PORT): the port actually bound (for port 0).
+static inline uint16_t
+CMicroHTTPD_bound_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info == NULL ? 0 : info->port;
+}
+
+#endif

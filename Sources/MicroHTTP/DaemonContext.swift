@@ -1,0 +1,80 @@
+import Synchronization
+
+/// What libmicrohttpd's callbacks reach through their `cls` pointer: the handler, the
+/// limits, and the requests parked on suspended connections.
+final class DaemonContext: Sendable {
+    /// A request parked on a suspended connection, so that shutdown can release it.
+    enum Parked: Sendable {
+        case deferred(HTTPDeferredResponse)
+        case stream(HTTPStream)
+    }
+
+    let handler: any HTTPHandler
+    let maxBodyBytes: Int
+    let accessLog: (@Sendable (HTTPAccessRecord) -> Void)?
+    private let inFlight = Atomic<Int>(0)
+    private let stopping = Atomic<Bool>(false)
+    private let parked = Mutex<[ObjectIdentifier: Parked]>([:])
+
+    init(handler: any HTTPHandler, maxBodyBytes: Int, accessLog: (@Sendable (HTTPAccessRecord) -> Void)?) {
+        self.handler = handler
+        self.maxBodyBytes = maxBodyBytes
+        self.accessLog = accessLog
+    }
+
+    var requestsInFlight: Int { inFlight.load(ordering: .acquiring) }
+    var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
+    func requestStarted() { inFlight.add(1, ordering: .relaxed) }
+    func requestEnded() { inFlight.subtract(1, ordering: .releasing) }
+
+    func park(_ item: Parked) -> ObjectIdentifier {
+        let key: ObjectIdentifier
+        switch item {
+        case .deferred(let deferred): key = ObjectIdentifier(deferred)
+        case .stream(let stream): key = ObjectIdentifier(stream)
+        }
+        parked.withLock { $0[key] = item }
+        if isStopping { releaseParked() }
+        return key
+    }
+
+    func unpark(_ key: ObjectIdentifier) {
+        _ = parked.withLock { $0.removeValue(forKey: key) }
+    }
+
+    func beginShutdown() {
+        stopping.store(true, ordering: .releasing)
+        releaseParked()
+    }
+
+    /// Ends every stream and answers every pending promise, outside the registry's lock.
+    func releaseParked() {
+        let items = parked.withLock { Array($0.values) }
+        guard !items.isEmpty else { return }
+        let refusal = handler.response(for: .shuttingDown)
+        for item in items {
+            switch item {
+            case .deferred(let deferred): deferred.complete(with: refusal)
+            case .stream(let stream): stream.finish()
+            }
+        }
+    }
+}
+
+/// One request's state between libmicrohttpd's calls, held in its `*req_cls` slot.
+/// Only the connection's own thread touches it, one call at a time.
+final class RequestContext {
+    let method: HTTPMethod
+    let path: String
+    let started = ContinuousClock.now
+    var body: [UInt8] = []
+    var bodyTooLarge = false
+    var deferred: HTTPDeferredResponse?
+    var parkedKey: ObjectIdentifier?
+
+    init(method: HTTPMethod, path: String) {
+        self.method = method
+        self.path = path
+    }
+}

@@ -1,0 +1,8 @@
+/// One answered request, for the access log: what was asked, what was answered, how fast.
+public struct HTTPAccessRecord: Sendable {
+    public var method: HTTPMethod
+    public var path: String
+    public var status: HTTPStatus
+    /// From the moment the headers arrived to the moment the response was queued.
+    public var duration: Duration
+}

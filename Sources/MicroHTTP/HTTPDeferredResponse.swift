@@ -1,0 +1,76 @@
+import Synchronization
+
+/// A response promised now and given later, from any thread: the remote form of a future.
+///
+/// While it is pending, libmicrohttpd keeps the connection suspended: no worker thread is
+/// held, so a thousand waiting clients cost no CPU. `complete(with:)` resumes it.
+public final class HTTPDeferredResponse: Sendable {
+    private struct State {
+        var response: HTTPResponse?
+        var connection: ConnectionHandle?
+        var suspended = false
+        /// The request ended (client gone, server stopping) before or after completion.
+        var ended = false
+        var onEnd: (@Sendable () -> Void)?
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Completes the promise; the first completion wins. Returns false when the request
+    /// was completed already or has ended, so a caller can drop its own bookkeeping.
+    @discardableResult
+    public func complete(with response: HTTPResponse) -> Bool {
+        state.withLock { state in
+            guard state.response == nil, !state.ended else { return false }
+            state.response = response
+            // Resuming under our lock orders it after `park`'s suspend: both take this lock
+            // first and libmicrohttpd's second, so the resume can never be lost.
+            if state.suspended, let connection = state.connection {
+                state.suspended = false
+                connection.resume()
+            }
+            return true
+        }
+    }
+
+    /// Runs `action` once the request is over, whether it was answered or the client left.
+    /// Runs it at once when that already happened.
+    public func onEnd(_ action: @escaping @Sendable () -> Void) {
+        let runNow = state.withLock { state in
+            if state.ended { return true }
+            state.onEnd = action
+            return false
+        }
+        if runNow { action() }
+    }
+
+    /// True while nobody has completed it and the request is still open.
+    public var isPending: Bool {
+        state.withLock { $0.response == nil && !$0.ended }
+    }
+
+    /// Called on the connection's thread: the response if it is ready, else suspends.
+    func responseOrPark(on connection: ConnectionHandle) -> HTTPResponse? {
+        state.withLock { state in
+            if let response = state.response { return response }
+            state.connection = connection
+            state.suspended = true
+            connection.suspend()
+            return nil
+        }
+    }
+
+    /// Called when libmicrohttpd reports the request finished: forget the connection.
+    func end() {
+        let action = state.withLock { state -> (@Sendable () -> Void)? in
+            state.ended = true
+            state.connection = nil
+            state.suspended = false
+            defer { state.onEnd = nil }
+            return state.onEnd
+        }
+        action?()
+    }
+}

@@ -1,0 +1,34 @@
+/// A request as the handler sees it: everything copied out of libmicrohttpd already.
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    /// The path, percent-decoded by libmicrohttpd, without the query string.
+    public var path: String
+    /// Query arguments in order, percent-decoded; a bare `?flag` has a nil value.
+    public var query: [(name: String, value: String?)]
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(
+        method: HTTPMethod,
+        path: String,
+        query: [(name: String, value: String?)] = [],
+        headers: HTTPHeaders = HTTPHeaders(),
+        body: [UInt8] = []
+    ) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The first value of the query argument `name`.
+    public func queryValue(_ name: String) -> String? {
+        query.first { $0.name == name }?.value ?? nil
+    }
+
+    /// True when the query names `name`, with or without a value.
+    public func hasQuery(_ name: String) -> Bool {
+        query.contains { $0.name == name }
+    }
+}

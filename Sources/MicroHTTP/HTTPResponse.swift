@@ -1,0 +1,39 @@
+/// A response: status, headers and a body that is either bytes or a stream.
+public struct HTTPResponse: Sendable {
+    /// What follows the headers.
+    public enum Body: Sendable {
+        /// The whole body, known now.
+        case bytes([UInt8])
+        /// A body written later, piece by piece, until the stream finishes (Server-Sent Events).
+        case stream(HTTPStream)
+    }
+
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: Body
+
+    public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: Body = .bytes([])) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), bytes: [UInt8]) {
+        self.init(status: status, headers: headers, body: .bytes(bytes))
+    }
+}
+
+/// What a handler gives back: a response now, or a promise of one (long polling).
+public enum HTTPReply: Sendable {
+    case now(HTTPResponse)
+    /// The connection is parked without holding a thread until the response is completed.
+    case later(HTTPDeferredResponse)
+}
+
+/// Answers requests. Called on libmicrohttpd's worker threads, so it must not block:
+/// anything that waits returns `.later` or a streaming body instead.
+public protocol HTTPHandler: Sendable {
+    func respond(to request: HTTPRequest) -> HTTPReply
+    /// The answer to a request refused before it reached `respond(to:)`.
+    func response(for refusal: HTTPRefusal) -> HTTPResponse
+}

@@ -1,0 +1,223 @@
+import CMicroHTTPD
+
+// The @convention(c) functions libmicrohttpd calls, and the only place besides
+// HTTPServer.swift that touches its C API. Ownership at this boundary:
+// - the DaemonContext (`cls`) is retained by HTTPServer.start and released by stop;
+// - a RequestContext is retained into `*req_cls` on the first access call and released
+//   by handleCompleted;
+// - a streaming response retains its HTTPStream as the reader's `cls`, released by
+//   freeStream when libmicrohttpd destroys the response;
+// - url, method, header and upload pointers are valid during the call only, so they are
+//   copied into Swift values before it returns.
+
+/// A libmicrohttpd connection, for suspending and resuming it from other threads.
+///
+/// Kept as the address's bit pattern so it can live in a `Mutex` shared across threads:
+/// libmicrohttpd documents MHD_resume_connection as callable from any thread, and the
+/// owners (HTTPStream, HTTPDeferredResponse) drop the handle when the request completes,
+/// before libmicrohttpd frees the connection.
+struct ConnectionHandle: Sendable {
+    private let address: Int
+
+    init(raw: OpaquePointer) {
+        address = Int(bitPattern: raw)
+    }
+
+    private var raw: OpaquePointer? { OpaquePointer(bitPattern: address) }
+
+    /// `MHD_suspend_connection`: park the connection without holding a thread.
+    func suspend() { MHD_suspend_connection(raw) }
+
+    /// `MHD_resume_connection`: safe from any thread.
+    func resume() { MHD_resume_connection(raw) }
+}
+
+/// MHD_AccessHandlerCallback: called when headers arrive, for each body chunk, then
+/// once more with no data, when the request is whole (and again after a resume).
+func handleAccess(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ url: UnsafePointer<CChar>?,
+    _ method: UnsafePointer<CChar>?,
+    _ version: UnsafePointer<CChar>?,
+    _ uploadData: UnsafePointer<CChar>?,
+    _ uploadDataSize: UnsafeMutablePointer<Int>?,
+    _ requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
+) -> MHD_Result {
+    guard let cls, let connection, let uploadDataSize, let requestSlot else { return .NO }
+    let daemon = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+
+    guard let existing = requestSlot.pointee else {
+        let request = RequestContext(
+            method: HTTPMethod(rawValue: method.map { String(cString: $0) } ?? ""),
+            path: url.map { String(cString: $0) } ?? "/")
+        daemon.requestStarted()
+        // Released by handleCompleted.
+        requestSlot.pointee = Unmanaged.passRetained(request).toOpaque()
+        if let length = contentLength(of: connection), length > daemon.maxBodyBytes {
+            // Answering before the body is read makes libmicrohttpd close the connection
+            // afterwards, which is what we want for a body we refuse to read.
+            let response = daemon.handler.response(for: .bodyTooLarge(limit: daemon.maxBodyBytes))
+            return queue(response, for: request, on: connection, daemon: daemon)
+        }
+        // Answering now would cost keep-alive; answer on a later call.
+        return .YES
+    }
+    let request = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
+
+    if uploadDataSize.pointee > 0 {
+        if !request.bodyTooLarge, let uploadData {
+            if request.body.count + uploadDataSize.pointee > daemon.maxBodyBytes {
+                request.bodyTooLarge = true
+                request.body = []
+            } else {
+                UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee)
+                    .withMemoryRebound(to: UInt8.self) { request.body.append(contentsOf: $0) }
+            }
+        }
+        uploadDataSize.pointee = 0
+        return .YES
+    }
+
+    if let deferred = request.deferred {
+        // Resumed (or spuriously woken): answer if the promise is kept, else park again.
+        guard let response = deferred.responseOrPark(on: ConnectionHandle(raw: connection)) else { return .YES }
+        return queue(response, for: request, on: connection, daemon: daemon)
+    }
+    if request.bodyTooLarge {
+        let response = daemon.handler.response(for: .bodyTooLarge(limit: daemon.maxBodyBytes))
+        return queue(response, for: request, on: connection, daemon: daemon)
+    }
+
+    let httpRequest = HTTPRequest(
+        method: request.method,
+        path: request.path,
+        query: values(of: connection, kind: .GET_ARGUMENT_KIND),
+        headers: HTTPHeaders(fields: values(of: connection, kind: .HEADER_KIND).map { ($0.name, $0.value ?? "") }),
+        body: request.body)
+    request.body = []
+    switch daemon.handler.respond(to: httpRequest) {
+    case .now(let response):
+        return queue(response, for: request, on: connection, daemon: daemon)
+    case .later(let deferred):
+        request.deferred = deferred
+        request.parkedKey = daemon.park(.deferred(deferred))
+        guard let response = deferred.responseOrPark(on: ConnectionHandle(raw: connection)) else { return .YES }
+        return queue(response, for: request, on: connection, daemon: daemon)
+    }
+}
+
+/// MHD_RequestCompletedCallback: the request is over (answered, failed or abandoned).
+func handleCompleted(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ requestSlot: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ reason: MHD_RequestTerminationCode
+) {
+    guard let cls, let requestSlot, let existing = requestSlot.pointee else { return }
+    requestSlot.pointee = nil
+    let daemon = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    // Balances the passRetained in handleAccess's first call.
+    let request = Unmanaged<RequestContext>.fromOpaque(existing).takeRetainedValue()
+    if let key = request.parkedKey { daemon.unpark(key) }
+    request.deferred?.end()
+    daemon.requestEnded()
+}
+
+/// MHD_ContentReaderCallback for streaming bodies.
+func readStream(_ cls: UnsafeMutableRawPointer?, _ position: UInt64, _ buffer: UnsafeMutablePointer<CChar>?, _ max: Int)
+    -> Int
+{
+    guard let cls, let buffer else { return MHD_CONTENT_READER_END_WITH_ERROR }
+    let stream = Unmanaged<HTTPStream>.fromOpaque(cls).takeUnretainedValue()
+    switch stream.read(into: UnsafeMutableRawBufferPointer(start: buffer, count: max)) {
+    case .bytes(let count): return count
+    // Only after suspending: a bare 0 would make libmicrohttpd spin on this connection.
+    case .wait: return 0
+    case .end: return MHD_CONTENT_READER_END_OF_STREAM
+    }
+}
+
+/// MHD_ContentReaderFreeCallback: the streaming response is destroyed, the client gone.
+func freeStream(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    // Balances the passRetained in makeResponse.
+    Unmanaged<HTTPStream>.fromOpaque(cls).takeRetainedValue().close()
+}
+
+/// Builds the libmicrohttpd response, queues it and logs the request.
+private func queue(
+    _ response: HTTPResponse,
+    for request: RequestContext,
+    on connection: OpaquePointer,
+    daemon: DaemonContext
+) -> MHD_Result {
+    guard let mhdResponse = makeResponse(response, for: request, on: connection, daemon: daemon) else { return .NO }
+    defer { MHD_destroy_response(mhdResponse) }
+    for field in response.headers {
+        _ = MHD_add_response_header(mhdResponse, field.name, field.value)
+    }
+    if daemon.isStopping {
+        _ = MHD_add_response_header(mhdResponse, "Connection", "close")
+    }
+    let result = MHD_queue_response(connection, UInt32(response.status.rawValue), mhdResponse)
+    daemon.accessLog?(
+        HTTPAccessRecord(
+            method: request.method, path: request.path, status: response.status,
+            duration: ContinuousClock.now - request.started))
+    return result
+}
+
+private func makeResponse(
+    _ response: HTTPResponse,
+    for request: RequestContext,
+    on connection: OpaquePointer,
+    daemon: DaemonContext
+) -> OpaquePointer? {
+    switch response.body {
+    case .bytes(let bytes):
+        if bytes.isEmpty { return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT) }
+        return bytes.withUnsafeBytes { body in
+            MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
+        }
+    case .stream(let stream):
+        stream.attach(to: ConnectionHandle(raw: connection))
+        request.parkedKey = daemon.park(.stream(stream))
+        // Released by freeStream (or right here if libmicrohttpd cannot make the response).
+        let retained = Unmanaged.passRetained(stream)
+        guard let made = MHD_create_response_from_callback(UInt64.max, 16 * 1024, readStream, retained.toOpaque(), freeStream)
+        else {
+            retained.release()
+            return nil
+        }
+        return made
+    }
+}
+
+/// The Content-Length the client announced, if any.
+private func contentLength(of connection: OpaquePointer) -> Int? {
+    guard let value = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else { return nil }
+    return Int(String(cString: value))
+}
+
+/// Every header or query argument of the request, in order (MHD_get_connection_values).
+private func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: String, value: String?)] {
+    var collected: [(name: String, value: String?)] = []
+    withUnsafeMutablePointer(to: &collected) { pointer in
+        _ = MHD_get_connection_values(connection, kind, collectValue, pointer)
+    }
+    return collected
+}
+
+/// MHD_KeyValueIterator: `cls` points at the array `values(of:kind:)` is filling.
+private func collectValue(
+    _ cls: UnsafeMutableRawPointer?,
+    _ kind: MHD_ValueKind,
+    _ key: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?
+) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    cls.assumingMemoryBound(to: [(name: String, value: String?)].self).pointee
+        .append((name: String(cString: key), value: value.map { String(cString: $0) }))
+    return .YES
+}

@@ -1,0 +1,50 @@
+/// How the server listens and what it allows a client; every limit has a safe default.
+public struct HTTPServerConfiguration: Sendable {
+    /// A numeric IPv4 or IPv6 address, or `localhost`.
+    public var host: String
+    /// 0 binds an ephemeral port; `HTTPServer.start()` returns the one bound.
+    public var port: UInt16
+    /// libmicrohttpd's worker threads, each running its own epoll loop.
+    public var threads: Int
+    /// Request bodies past this many bytes get 413 and are never buffered.
+    public var maxBodyBytes: Int
+    /// Seconds a connection may sit idle (keep-alive or a stalled request) before it is closed.
+    public var connectionTimeoutSeconds: Int
+    /// Connections open at once; past it new ones are refused rather than queued unseen.
+    public var connectionLimit: Int
+    /// Connections from one address at once; 0 means no per-address limit.
+    public var perAddressConnectionLimit: Int
+    /// How long `stop` lets requests in flight finish before closing them.
+    public var shutdownGraceSeconds: Double
+
+    public init(
+        host: String = "127.0.0.1",
+        port: UInt16 = 8080,
+        threads: Int = HTTPServerConfiguration.processorCount,
+        maxBodyBytes: Int = 1 << 20,
+        connectionTimeoutSeconds: Int = 30,
+        connectionLimit: Int = 4096,
+        perAddressConnectionLimit: Int = 0,
+        shutdownGraceSeconds: Double = 10
+    ) {
+        self.host = host
+        self.port = port
+        self.threads = threads
+        self.maxBodyBytes = maxBodyBytes
+        self.connectionTimeoutSeconds = connectionTimeoutSeconds
+        self.connectionLimit = connectionLimit
+        self.perAddressConnectionLimit = perAddressConnectionLimit
+        self.shutdownGraceSeconds = shutdownGraceSeconds
+    }
+
+    /// Cores online: one epoll thread per core was best on every workload measured here.
+    public static var processorCount: Int {
+        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+    }
+}
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif

@@ -1,0 +1,72 @@
+/// Matches a method and path against a table of patterns such as `/v1/sessions/{id}/push`.
+///
+/// A route table fits on one screen, so matching is a plain scan of split segments: no
+/// regular expressions, no trie. `{name}` matches exactly one non-empty segment.
+public struct Router<Route: Sendable>: Sendable {
+    /// What a lookup found.
+    public enum Match {
+        case found(Route, parameters: [String: String])
+        /// The path exists, but not for this method: the methods it takes, for `Allow`.
+        case methodNotAllowed(allowed: [HTTPMethod])
+        case notFound
+    }
+
+    private enum Segment: Hashable, Sendable {
+        case literal(String)
+        case parameter(String)
+    }
+
+    private struct Entry: Sendable {
+        let method: HTTPMethod
+        let segments: [Segment]
+        let route: Route
+    }
+
+    private var entries: [Entry] = []
+
+    public init() {}
+
+    /// Adds `route` for `method` on `pattern`. HEAD is answered by every GET route.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ route: Route) {
+        let segments = Self.split(pattern).map { part -> Segment in
+            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+        }
+        entries.append(Entry(method: method, segments: segments, route: route))
+    }
+
+    public func match(_ method: HTTPMethod, _ path: String) -> Match {
+        let parts = Self.split(path)
+        var allowed: [HTTPMethod] = []
+        let lookup = method == .head ? HTTPMethod.get : method
+        for entry in entries {
+            guard let parameters = Self.bind(entry.segments, to: parts) else { continue }
+            if entry.method == lookup { return .found(entry.route, parameters: parameters) }
+            if !allowed.contains(entry.method) { allowed.append(entry.method) }
+        }
+        guard !allowed.isEmpty else { return .notFound }
+        if allowed.contains(.get) { allowed.append(.head) }
+        return .methodNotAllowed(allowed: allowed)
+    }
+
+    private static func bind(_ segments: [Segment], to parts: [Substring]) -> [String: String]? {
+        guard segments.count == parts.count else { return nil }
+        var parameters: [String: String] = [:]
+        for (segment, part) in zip(segments, parts) {
+            switch segment {
+            case .literal(let literal): guard part == literal else { return nil }
+            case .parameter(let name):
+                guard !part.isEmpty else { return nil }
+                parameters[name] = String(part)
+            }
+        }
+        return parameters
+    }
+
+    /// `/a/b/` and `/a/b` are the same path; an empty middle segment is kept (and fails).
+    private static func split(_ path: String) -> [Substring] {
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.first == "" { parts.removeFirst() }
+        if parts.last == "", !parts.isEmpty { parts.removeLast() }
+        return parts
+    }
+}

@@ -1,0 +1,19 @@
+import MicroHTTP
+
+/// What the API layer itself refuses, before or around the domain: the wire's errors.
+enum APIError: Error, Hashable, Sendable {
+    case routeNotFound(String)
+    case methodNotAllowed([HTTPMethod])
+    case malformedJSON(String)
+    case unsupportedMediaType(String)
+    /// A body member of the wrong type or value; `pointer` is a JSON pointer into the body.
+    case invalidField(pointer: String, reason: String)
+    case missingField(pointer: String)
+    case unknownField(pointer: String)
+    case invalidQuery(name: String, reason: String)
+    case invalidHeader(name: String, reason: String)
+    case unauthorized
+    case idempotencyKeyReused
+    case bodyTooLarge(limit: Int)
+    case shuttingDown
+}

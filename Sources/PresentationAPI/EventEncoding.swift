@@ -1,0 +1,88 @@
+import Presentation
+
+/// Events on the wire (docs/api.md, "Events"): as JSON, and framed for Server-Sent Events.
+extension JSONWriter {
+    mutating func write(event: Event) {
+        beginObject()
+        key("revision")
+        writeInt(event.revision)
+        key("type")
+        writeString(event.kind.name)
+        key("time")
+        writeString(Timestamp.string(event.time))
+        switch event.kind {
+        case .pushed(let screen, let stack):
+            member("stack", stack.rawValue)
+            member("screen", screen.rawValue)
+        case .popped(let screens, let stack):
+            member("stack", stack.rawValue)
+            key("screens")
+            beginArray()
+            for screen in screens { writeString(screen.rawValue) }
+            endArray()
+        case .replaced(let old, let new, let stack):
+            member("stack", stack.rawValue)
+            member("screen", new.rawValue)
+            member("replaced", old.rawValue)
+        case .presented(let presentation, let style, let by, let stack):
+            member("presentation", presentation.rawValue)
+            member("style", style.rawValue)
+            member("presentedBy", by.rawValue)
+            key("stack")
+            writeOptional(stack?.rawValue)
+        case .dismissed(let presentation, let by), .cancelled(let presentation, let by):
+            member("presentation", presentation.rawValue)
+            member("presentedBy", by.rawValue)
+        case .result(let screen, let source, let value):
+            member("screen", screen.rawValue)
+            member("from", source.rawValue)
+            key("value")
+            write(value)
+        case .rootSet(let screen, let stack):
+            member("stack", stack.rawValue)
+            member("screen", screen.rawValue)
+        }
+        endObject()
+    }
+
+    /// `{"revision": N, "events": [...]}`, the answer of `GET …/events`.
+    mutating func write(events: [Event], revision: Int) {
+        beginObject()
+        key("revision")
+        writeInt(revision)
+        key("events")
+        beginArray()
+        for event in events { write(event: event) }
+        endArray()
+        endObject()
+    }
+
+    private mutating func member(_ name: StaticString, _ value: String) {
+        key(name)
+        writeString(value)
+    }
+}
+
+/// Server-Sent Events framing: one message per event, `id:` the revision.
+enum EventStreamFrame {
+    static func message(for event: Event) -> [UInt8] {
+        var writer = JSONWriter(capacity: 256)
+        writer.write(event: event)
+        var frame = Array("id: \(event.revision)\ndata: ".utf8)
+        frame.append(contentsOf: writer.bytes)
+        frame.append(contentsOf: "\n\n".utf8)
+        return frame
+    }
+
+    static func messages(for events: [Event]) -> [UInt8] {
+        events.reduce(into: []) { $0.append(contentsOf: message(for: $1)) }
+    }
+
+    /// The first bytes of a stream: how long EventSource should wait before reconnecting.
+    static let opening = Array("retry: 2000\n\n".utf8)
+    static let keepAlive = Array(": keep-alive\n\n".utf8)
+
+    static func named(_ name: String, revision: Int) -> [UInt8] {
+        Array("event: \(name)\ndata: {\"revision\":\(revision)}\n\n".utf8)
+    }
+}

@@ -1,0 +1,52 @@
+import MicroHTTP
+import Presentation
+import Synchronization
+
+/// One Server-Sent Events client of a session: sends each revision's events once, in order.
+///
+/// A watch only says "something changed"; the subscriber then reads the events after the
+/// last revision it sent, under its own lock, so concurrent notifications can neither
+/// reorder nor duplicate messages.
+final class EventSubscriber: Sendable {
+    private let id: SessionID
+    private let store: any SessionStore
+    let stream: HTTPStream
+    private let lastSent: Mutex<Int>
+
+    init(id: SessionID, store: any SessionStore, stream: HTTPStream, after revision: Int) {
+        self.id = id
+        self.store = store
+        self.stream = stream
+        lastSent = Mutex(revision)
+    }
+
+    func handle(_ change: SessionChange) {
+        switch change {
+        case .revised: pump()
+        case .deleted:
+            lastSent.withLock { last in
+                stream.send(EventStreamFrame.named("deleted", revision: last))
+                stream.finish()
+            }
+        }
+    }
+
+    /// Sends whatever happened since the last message.
+    func pump() {
+        lastSent.withLock { last in
+            guard let session = store.session(id) else {
+                stream.send(EventStreamFrame.named("deleted", revision: last))
+                stream.finish()
+                return
+            }
+            guard session.revision > last else { return }
+            do {
+                stream.send(EventStreamFrame.messages(for: try session.events(after: last)))
+            } catch {
+                // Fell behind the kept history: tell the client to refetch the tree.
+                stream.send(EventStreamFrame.named("reset", revision: session.revision))
+            }
+            last = session.revision
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Presentation
+
+/// Reads the members of one JSON object in a request body, naming the exact place
+/// (a JSON pointer) of anything missing, mistyped or unknown.
+struct FieldReader {
+    private let members: [JSONMember]
+    private let pointer: String
+    private var read: Set<String> = []
+
+    init(_ value: JSONValue, at pointer: String = "") throws(APIError) {
+        guard case .object(let members) = value else {
+            throw .invalidField(pointer: pointer.isEmpty ? "/" : pointer, reason: "must be a JSON object")
+        }
+        self.members = members
+        self.pointer = pointer
+    }
+
+    /// A member's value; JSON `null` reads as absent.
+    mutating func value(_ key: String) -> JSONValue? {
+        read.insert(key)
+        guard let value = members.first(where: { $0.key == key })?.value, value != .null else { return nil }
+        return value
+    }
+
+    mutating func string(_ key: String) throws(APIError) -> String? {
+        guard let value = value(key) else { return nil }
+        guard case .string(let string) = value else { throw .invalidField(pointer: path(key), reason: "must be a string") }
+        return string
+    }
+
+    mutating func requiredString(_ key: String) throws(APIError) -> String {
+        guard let string = try string(key) else { throw .missingField(pointer: path(key)) }
+        return string
+    }
+
+    mutating func bool(_ key: String) throws(APIError) -> Bool? {
+        guard let value = value(key) else { return nil }
+        guard case .bool(let bool) = value else { throw .invalidField(pointer: path(key), reason: "must be true or false") }
+        return bool
+    }
+
+    mutating func object(_ key: String) throws(APIError) -> FieldReader? {
+        guard let value = value(key) else { return nil }
+        return try FieldReader(value, at: path(key))
+    }
+
+    mutating func array(_ key: String) throws(APIError) -> [JSONValue]? {
+        guard let value = value(key) else { return nil }
+        guard case .array(let items) = value else { throw .invalidField(pointer: path(key), reason: "must be an array") }
+        return items
+    }
+
+    /// Refuses members nobody asked for: a misspelt `parmas` should fail, not vanish.
+    func finish() throws(APIError) {
+        if let unknown = members.first(where: { !read.contains($0.key) }) {
+            throw .unknownField(pointer: path(unknown.key))
+        }
+    }
+
+    /// The JSON pointer of `key` in this object (RFC 6901 escaping).
+    func path(_ key: String) -> String {
+        pointer + "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+}
+
+extension String {
+    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
+        guard contains(target) else { return self }
+        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,108 @@
+import MicroHTTP
+import Presentation
+
+/// Creating, reading, deleting and changing sessions.
+extension PresentationAPI {
+    func createSession(_ request: HTTPRequest) throws -> HTTPResponse {
+        var fields = try bodyFields(of: request, allowEmpty: false)
+        guard var rootFields = try fields.object("root") else { throw APIError.missingField(pointer: "/root") }
+        let root = try OperationDecoding.screen(from: &rootFields)
+        try rootFields.finish()
+        try fields.finish()
+        let fingerprint = Fingerprint.of(route: "create", body: request.body)
+        let create = { () throws -> ReplyCache.CreationReply in
+            let session = try self.store.create(root: root, now: self.now())
+            var writer = JSONWriter()
+            writer.write(session: session, token: session.token)
+            var response = HTTPResponse.json(writer.bytes, status: .created, revision: session.revision)
+            response.headers.set("Location", "/v1/sessions/\(session.id.rawValue)")
+            return ReplyCache.CreationReply(fingerprint: fingerprint, response: response)
+        }
+        guard let key = try idempotencyKey(request) else { return try create().response }
+        let (reply, replayed) = try creations.reply(for: key, make: create)
+        guard reply.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
+        var response = reply.response
+        if replayed { response.headers.set("Idempotent-Replayed", "true") }
+        return response
+    }
+
+    func getSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let session = try authorizedSession(id, request)
+        if let header = request.headers["If-None-Match"] {
+            let tags = try ETag.revisions(in: header, name: "If-None-Match")
+            if tags == nil || tags?.contains(session.revision) == true {
+                return HTTPResponse(status: .notModified, headers: ["ETag": ETag.value(for: session.revision)])
+            }
+        }
+        var writer = JSONWriter()
+        writer.write(session: session)
+        return .json(writer.bytes, revision: session.revision)
+    }
+
+    func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let session = try authorizedSession(id, request)
+        guard store.delete(session.id) else { throw PresentationError.sessionNotFound }
+        return HTTPResponse(status: .noContent)
+    }
+
+    /// Applies steps as one revision, honouring `If-Match` and `Idempotency-Key`, all
+    /// under the session's lock so that a check and the change it guards cannot be split.
+    func mutate(_ rawID: String, _ steps: [Step], _ request: HTTPRequest, route: String) throws -> HTTPResponse {
+        let token = try presentedToken(request)
+        let id = try sessionID(rawID)
+        let expected = try request.headers["If-Match"].map { header throws(APIError) in
+            try ETag.revisions(in: header, name: "If-Match")
+        }
+        let key = try idempotencyKey(request)
+        let fingerprint = key == nil ? [] : Fingerprint.of(route: route, body: request.body)
+        let limits = store.limits
+        let moment = now()
+        let outcome = try store.update(id) { session -> MutationOutcome in
+            guard session.token.matches(token) else { throw APIError.unauthorized }
+            if let key, let previous = session.replies.reply(for: key) {
+                guard previous.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
+                return .replayed(previous)
+            }
+            if let expected, let revisions = expected, !revisions.contains(session.revision) {
+                throw PresentationError.revisionMismatch(current: session.revision)
+            }
+            let change = try session.apply(steps, at: moment, limits: limits)
+            guard let key else { return .applied(session, change.presented) }
+            // The answer is kept with the session so a retry gets these exact bytes.
+            var writer = JSONWriter()
+            writer.write(session: session, presented: change.presented)
+            let reply = RecordedReply(
+                fingerprint: fingerprint, status: 200, body: writer.bytes, revision: session.revision)
+            session.replies.record(reply, for: key, keeping: limits.repliesKept)
+            return .recorded(reply)
+        }
+        switch outcome {
+        case .applied(let session, let presented):
+            var writer = JSONWriter()
+            writer.write(session: session, presented: presented)
+            return .json(writer.bytes, revision: session.revision)
+        case .recorded(let reply):
+            return .json(reply.body, revision: reply.revision)
+        case .replayed(let reply):
+            var response = HTTPResponse.json(reply.body, status: HTTPStatus(rawValue: reply.status), revision: reply.revision)
+            response.headers.set("Idempotent-Replayed", "true")
+            return response
+        }
+    }
+
+    private enum MutationOutcome {
+        case applied(Session, PresentationID?)
+        case recorded(RecordedReply)
+        case replayed(RecordedReply)
+    }
+
+    /// The `Idempotency-Key` header: 1 to 128 printable ASCII characters.
+    private func idempotencyKey(_ request: HTTPRequest) throws(APIError) -> String? {
+        guard let key = request.headers["Idempotency-Key"] else { return nil }
+        guard (1...128).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7e).contains($0) }) else {
+            throw .invalidHeader(name: "Idempotency-Key", reason: "1 to 128 printable ASCII characters, no spaces")
+        }
+        return key
+    }
+
+}

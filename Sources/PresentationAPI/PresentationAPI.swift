@@ -1,0 +1,104 @@
+public import Foundation
+public import MicroHTTP
+public import Presentation
+import Synchronization
+
+/// The HTTP API of the presentation server: maps routes to domain operations.
+///
+/// Synchronous and thread-safe: libmicrohttpd's workers call `respond(to:)` at once; all
+/// shared state is in the store (one lock per session) and in a few small mutexes.
+public final class PresentationAPI: HTTPHandler {
+    let store: any SessionStore
+    let configuration: APIConfiguration
+    let now: @Sendable () -> Date
+    let parser: JSONParser
+    let heartbeat: Heartbeat
+    let creations: ReplyCache
+    private let draining = Atomic<Bool>(false)
+
+    public init(
+        store: any SessionStore,
+        configuration: APIConfiguration = APIConfiguration(),
+        now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.store = store
+        self.configuration = configuration
+        self.now = now
+        parser = JSONParser(maxDepth: configuration.maxJSONDepth)
+        heartbeat = Heartbeat(interval: configuration.heartbeatSeconds)
+        creations = ReplyCache(capacity: configuration.creationKeysKept)
+    }
+
+    /// Open event streams, for metrics and tests.
+    public var subscriberCount: Int { heartbeat.count }
+
+    /// Starts a clean shutdown: readiness fails and event streams end, so the HTTP
+    /// server's own shutdown finds nothing left parked.
+    public func beginShutdown() {
+        draining.store(true, ordering: .releasing)
+        heartbeat.finishAll()
+    }
+
+    public func respond(to request: HTTPRequest) -> HTTPReply {
+        switch Route.table.match(request.method, request.path) {
+        case .notFound:
+            return .now(ProblemDetails(for: APIError.routeNotFound(request.path)).response)
+        case .methodNotAllowed(let allowed):
+            if request.method == .options {
+                return .now(HTTPResponse(status: .noContent, headers: ["Allow": (allowed + [.options]).map(\.rawValue).joined(separator: ", ")]))
+            }
+            return .now(ProblemDetails(for: APIError.methodNotAllowed(allowed)).response)
+        case .found(let route, let parameters):
+            do {
+                return try respond(to: route, parameters: parameters, request: request)
+            } catch {
+                return .now(ProblemDetails(for: error).response)
+            }
+        }
+    }
+
+    public func response(for refusal: HTTPRefusal) -> HTTPResponse {
+        switch refusal {
+        case .bodyTooLarge(let limit): ProblemDetails(for: APIError.bodyTooLarge(limit: limit)).response
+        case .shuttingDown: ProblemDetails(for: APIError.shuttingDown).response
+        }
+    }
+
+    private func respond(to route: Route, parameters: [String: String], request: HTTPRequest) throws -> HTTPReply {
+        let id = parameters["id"] ?? ""
+        switch route {
+        case .health:
+            return .now(.json(Array(#"{"status":"ok"}"#.utf8)))
+        case .ready:
+            if draining.load(ordering: .acquiring) { throw APIError.shuttingDown }
+            return .now(.json(Array(#"{"status":"ready"}"#.utf8)))
+        case .createSession:
+            return .now(try createSession(request))
+        case .session:
+            return .now(try getSession(id, request))
+        case .deleteSession:
+            return .now(try deleteSession(id, request))
+        case .operation(let kind):
+            var fields = try bodyFields(of: request, allowEmpty: kind.allowsEmptyBody)
+            let step = try OperationDecoding.step(kind, from: &fields)
+            return .now(try mutate(id, [step], request, route: kind.rawValue))
+        case .batch:
+            var fields = try bodyFields(of: request, allowEmpty: false)
+            let steps = try OperationDecoding.batch(from: &fields, limit: store.limits.maxBatchSteps)
+            return .now(try mutate(id, steps, request, route: "batch"))
+        case .presentation:
+            return try presentationStatus(id, parameters["pid"] ?? "", request)
+        case .events:
+            return try events(id, request)
+        }
+    }
+}
+
+extension HTTPResponse {
+    /// A JSON answer that no cache should keep: navigation state is always live.
+    static func json(_ body: [UInt8], status: HTTPStatus = .ok, revision: Int? = nil) -> HTTPResponse {
+        var headers: HTTPHeaders = ["Content-Type": "application/json", "Cache-Control": "no-store"]
+        if let revision { headers.set("ETag", ETag.value(for: revision)) }
+        return HTTPResponse(status: status, headers: headers, bytes: body)
+    }
+}

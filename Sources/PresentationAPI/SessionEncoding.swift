@@ -1,0 +1,172 @@
+import Presentation
+
+/// The session tree on the wire (docs/api.md, "Session"), written straight to bytes.
+extension JSONWriter {
+    /// The whole session; `token` only in the creation answer, `presented` after a present.
+    mutating func write(session: Session, token: SessionToken? = nil, presented: PresentationID? = nil) {
+        beginObject()
+        key("id")
+        writeString(session.id.rawValue)
+        key("revision")
+        writeInt(session.revision)
+        key("createdAt")
+        writeString(Timestamp.string(session.createdAt))
+        key("updatedAt")
+        writeString(Timestamp.string(session.updatedAt))
+        key("top")
+        write(top: session.top)
+        key("root")
+        write(stack: session.root)
+        if let token {
+            key("token")
+            writeString(token.rawValue)
+        }
+        if let presented {
+            key("presentation")
+            writeString(presented.rawValue)
+        }
+        endObject()
+    }
+
+    private mutating func write(top: Top) {
+        beginObject()
+        key("stack")
+        writeString(top.stack.rawValue)
+        key("screen")
+        writeString(top.screen.rawValue)
+        key("presentation")
+        writeOptional(top.presentation?.rawValue)
+        key("alert")
+        writeOptional(top.alert?.rawValue)
+        endObject()
+    }
+
+    private mutating func write(stack: Stack) {
+        beginObject()
+        key("id")
+        writeString(stack.id.rawValue)
+        key("path")
+        beginArray()
+        for screen in stack.path { write(screen: screen) }
+        endArray()
+        key("presentation")
+        if let presentation = stack.presentation {
+            write(presentation: presentation)
+        } else {
+            writeNull()
+        }
+        endObject()
+    }
+
+    private mutating func write(screen: Screen) {
+        beginObject()
+        key("id")
+        writeString(screen.id.rawValue)
+        key("screen")
+        writeString(screen.name)
+        key("title")
+        writeOptional(screen.title)
+        key("params")
+        write(screen.params)
+        key("result")
+        if let result = screen.result {
+            beginObject()
+            key("from")
+            writeString(result.source.rawValue)
+            key("value")
+            write(result.value)
+            key("revision")
+            writeInt(result.revision)
+            endObject()
+        } else {
+            writeNull()
+        }
+        endObject()
+    }
+
+    private mutating func write(presentation: Presentation) {
+        beginObject()
+        key("id")
+        writeString(presentation.id.rawValue)
+        key("style")
+        writeString(presentation.style.rawValue)
+        key("presentedBy")
+        writeString(presentation.presentedBy.rawValue)
+        switch presentation.content {
+        case .stack(let stack, let navigation):
+            key("navigation")
+            writeBool(navigation)
+            key("stack")
+            write(stack: stack)
+        case .alert(let alert):
+            key("alert")
+            write(alert: alert)
+        }
+        endObject()
+    }
+
+    private mutating func write(alert: Alert) {
+        beginObject()
+        key("title")
+        writeOptional(alert.title)
+        key("message")
+        writeOptional(alert.message)
+        key("actions")
+        beginArray()
+        for action in alert.actions {
+            beginObject()
+            key("id")
+            writeString(action.id)
+            key("title")
+            writeString(action.title)
+            key("role")
+            writeString(action.role.rawValue)
+            endObject()
+        }
+        endArray()
+        key("fields")
+        beginArray()
+        for field in alert.fields {
+            beginObject()
+            key("id")
+            writeString(field.id)
+            key("placeholder")
+            writeOptional(field.placeholder)
+            key("secure")
+            writeBool(field.secure)
+            endObject()
+        }
+        endArray()
+        endObject()
+    }
+
+    /// A presentation's status (`GET …/presentations/{pid}`).
+    mutating func write(outcome: PresentationOutcome) {
+        beginObject()
+        key("id")
+        writeString(outcome.id.rawValue)
+        key("style")
+        writeString(outcome.style.rawValue)
+        key("presentedBy")
+        writeString(outcome.presentedBy.rawValue)
+        key("status")
+        writeString(outcome.status.rawValue)
+        key("result")
+        if let result = outcome.result { write(result) } else { writeNull() }
+        endObject()
+    }
+
+    mutating func writeOptional(_ string: String?) {
+        if let string { writeString(string) } else { writeNull() }
+    }
+}
+
+extension ResultSource {
+    /// The id of the screen or presentation the result came from.
+    var rawValue: String {
+        switch self {
+        case .screen(let id): id.rawValue
+        case .presentation(let id): id.rawValue
+        }
+    }
+}

@@ -1,0 +1,39 @@
+import Dispatch
+import MicroHTTP
+import Presentation
+
+/// Holds a request (long poll, `?wait=`) until the session reaches a state it is waiting
+/// for, or time runs out. The connection is parked, so waiting holds no thread.
+enum SessionWaiter {
+    /// `ready` returns the answer once the session is in the awaited state (nil: keep
+    /// waiting); `timeout` answers with the session as it is when time runs out.
+    static func wait(
+        for id: SessionID,
+        in store: any SessionStore,
+        seconds: Int,
+        ready: @escaping @Sendable (Session) -> HTTPResponse?,
+        timeout: @escaping @Sendable (Session) -> HTTPResponse
+    ) -> HTTPReply {
+        let deferred = HTTPDeferredResponse()
+        let gone = ProblemDetails(for: PresentationError.sessionNotFound).response
+        let watch = store.watch(id) { change in
+            switch change {
+            case .deleted:
+                deferred.complete(with: gone)
+            case .revised:
+                if let session = store.session(id), let answer = ready(session) { deferred.complete(with: answer) }
+            }
+        }
+        guard let watch else { return .now(gone) }
+        deferred.onEnd { watch.cancel() }
+        // A change may have landed between the caller's look and the watch: look again.
+        if let session = store.session(id), let answer = ready(session) {
+            deferred.complete(with: answer)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {
+            guard deferred.isPending else { return }
+            deferred.complete(with: store.session(id).map(timeout) ?? gone)
+        }
+        return .later(deferred)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import MicroHTTP
+import PresentationAPI
+
+/// Structured log lines, one JSON object per line on stdout, for a log collector.
+///
+/// Each line is written with a single write(2), so lines from different threads never
+/// interleave.
+enum Log {
+    static func request(_ record: HTTPAccessRecord) {
+        var writer = line(level: "info", event: "request")
+        writer.key("method")
+        writer.writeString(record.method.rawValue)
+        writer.key("path")
+        writer.writeString(record.path)
+        writer.key("status")
+        writer.writeInt(record.status.rawValue)
+        writer.key("duration_ms")
+        let microseconds = record.duration.components.seconds * 1_000_000 + record.duration.components.attoseconds / 1_000_000_000_000
+        writer.write(.number(String(format: "%.3f", Double(microseconds) / 1000)))
+        emit(&writer)
+    }
+
+    static func info(_ event: String, _ fields: [(String, JSONValueLike)] = []) {
+        message(level: "info", event, fields)
+    }
+
+    static func error(_ event: String, _ fields: [(String, JSONValueLike)] = []) {
+        message(level: "error", event, fields)
+    }
+
+    private static func message(level: String, _ event: String, _ fields: [(String, JSONValueLike)]) {
+        var writer = line(level: level, event: event)
+        for (name, value) in fields {
+            writer.key(name)
+            switch value {
+            case .string(let string): writer.writeString(string)
+            case .int(let int): writer.writeInt(int)
+            }
+        }
+        emit(&writer)
+    }
+
+    private static func line(level: String, event: String) -> JSONWriter {
+        var writer = JSONWriter(capacity: 192)
+        writer.beginObject()
+        writer.key("time")
+        writer.writeString(ISO8601DateFormatter.string(from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds]))
+        writer.key("level")
+        writer.writeString(level)
+        writer.key("event")
+        writer.writeString(event)
+        return writer
+    }
+
+    private static func emit(_ writer: inout JSONWriter) {
+        writer.endObject()
+        var bytes = writer.bytes
+        bytes.append(UInt8(ascii: "\n"))
+        bytes.withUnsafeBytes { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+    }
+}
+
+/// The value of a log field.
+enum JSONValueLike {
+    case string(String)
+    case int(Int)
+}

@@ -1,0 +1,130 @@
+import MicroHTTP
+import Presentation
+import PresentationAPI
+
+/// Command-line flags and environment variables, flags winning; `--help` lists them all.
+struct Options {
+    var server = HTTPServerConfiguration()
+    var api = APIConfiguration()
+    var limits = Limits.default
+    var accessLog = true
+
+    /// One setting: its flag, its environment variable, what it means, and how to apply it.
+    private struct Setting: Sendable {
+        let flag: String
+        let environment: String
+        let help: String
+        /// Throws only OptionsError (closure literals cannot declare a typed throw here).
+        let apply: @Sendable (inout Options, String) throws -> Void
+    }
+
+    private static let settings: [Setting] = [
+        Setting(flag: "--host", environment: "HOST", help: "address to listen on (default 127.0.0.1; 0.0.0.0 or :: for all)") {
+            $0.server.host = $1
+        },
+        Setting(flag: "--port", environment: "PORT", help: "port to listen on; 0 picks a free one (default 8080)") {
+            $0.server.port = UInt16(try integer($1, "--port", 0...65535))
+        },
+        Setting(flag: "--threads", environment: "THREADS", help: "worker threads (default: one per core)") {
+            $0.server.threads = try integer($1, "--threads", 1...1024)
+        },
+        Setting(flag: "--max-body-bytes", environment: "MAX_BODY_BYTES", help: "largest request body (default 1048576)") {
+            $0.server.maxBodyBytes = try integer($1, "--max-body-bytes", 64...(64 << 20))
+        },
+        Setting(flag: "--connection-timeout", environment: "CONNECTION_TIMEOUT", help: "seconds an idle connection stays open (default 30)") {
+            $0.server.connectionTimeoutSeconds = try integer($1, "--connection-timeout", 1...3600)
+        },
+        Setting(flag: "--max-connections", environment: "MAX_CONNECTIONS", help: "connections open at once (default 4096)") {
+            $0.server.connectionLimit = try integer($1, "--max-connections", 1...1_000_000)
+        },
+        Setting(flag: "--max-connections-per-ip", environment: "MAX_CONNECTIONS_PER_IP", help: "connections from one address, 0 for no limit (default 0)") {
+            $0.server.perAddressConnectionLimit = try integer($1, "--max-connections-per-ip", 0...1_000_000)
+        },
+        Setting(flag: "--max-sessions", environment: "MAX_SESSIONS", help: "live sessions (default 100000)") {
+            $0.limits.maxSessions = try integer($1, "--max-sessions", 1...100_000_000)
+        },
+        Setting(flag: "--max-stack-length", environment: "MAX_STACK_LENGTH", help: "screens in one stack (default 64)") {
+            $0.limits.maxStackLength = try integer($1, "--max-stack-length", 1...10_000)
+        },
+        Setting(flag: "--max-presentation-depth", environment: "MAX_PRESENTATION_DEPTH", help: "presentations stacked on each other (default 8)") {
+            $0.limits.maxPresentationDepth = try integer($1, "--max-presentation-depth", 1...1_000)
+        },
+        Setting(flag: "--events-kept", environment: "EVENTS_KEPT", help: "events of history kept per session (default 512)") {
+            $0.limits.eventsKept = try integer($1, "--events-kept", 1...1_000_000)
+        },
+        Setting(flag: "--max-params-depth", environment: "MAX_PARAMS_DEPTH", help: "JSON nesting allowed in a request body (default 32)") {
+            $0.api.maxJSONDepth = try integer($1, "--max-params-depth", 2...512)
+        },
+        Setting(flag: "--max-wait", environment: "MAX_WAIT", help: "longest ?wait= in seconds (default 60)") {
+            $0.api.maxWaitSeconds = try integer($1, "--max-wait", 0...3600)
+        },
+        Setting(flag: "--access-log", environment: "ACCESS_LOG", help: "one JSON line per request on stdout: on or off (default on)") {
+            guard $1 == "on" || $1 == "off" else { throw OptionsError.invalid("--access-log", $1, "on or off") }
+            $0.accessLog = $1 == "on"
+        },
+    ]
+
+    static let usage: String = {
+        var text = """
+            presentation-server: keeps the navigation state of user interfaces and serves it over HTTP.
+
+            Usage: presentation-server [options]
+
+            Options (each also read from the environment variable shown; a flag wins):
+
+            """
+        for setting in settings {
+            let left = "  \(setting.flag) VALUE"
+            let padded = left + String(repeating: " ", count: max(1, 34 - left.count))
+            text += "\(padded)\(setting.help) [\(setting.environment)]\n"
+        }
+        text += "  --help                            show this help\n"
+        return text
+    }()
+
+    /// Reads the environment first, then the flags (`--port 8080` or `--port=8080`).
+    static func parse(_ arguments: [String], environment: [String: String]) throws -> Options? {
+        var options = Options()
+        for setting in settings {
+            if let value = environment[setting.environment], !value.isEmpty {
+                try setting.apply(&options, value)
+            }
+        }
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument == "--help" || argument == "-h" { return nil }
+            let (flag, inline) = split(argument)
+            guard let setting = settings.first(where: { $0.flag == flag }) else { throw OptionsError.unknown(argument) }
+            guard let value = inline ?? remaining.popFirst() else { throw OptionsError.missingValue(flag) }
+            try setting.apply(&options, value)
+        }
+        return options
+    }
+
+    private static func split(_ argument: String) -> (String, String?) {
+        guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
+        return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    private static func integer(_ text: String, _ flag: String, _ range: ClosedRange<Int>) throws(OptionsError) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw .invalid(flag, text, "a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+}
+
+/// A command line the server cannot run with.
+enum OptionsError: Error, CustomStringConvertible {
+    case unknown(String)
+    case missingValue(String)
+    case invalid(String, String, String)
+
+    var description: String {
+        switch self {
+        case .unknown(let argument): "unknown option \(argument) (see --help)"
+        case .missingValue(let flag): "\(flag) needs a value"
+        case .invalid(let flag, let value, let expected): "\(flag) \(value): expected \(expected)"
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Dispatch
+import Foundation
+import MicroHTTP
+import Presentation
+import PresentationAPI
+
+// The executable: read options, wire store, API and HTTP server, stop cleanly on signals.
+
+let options: Options
+do {
+    guard let parsed = try Options.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+    else {
+        print(Options.usage, terminator: "")
+        exit(0)
+    }
+    options = parsed
+} catch {
+    FileHandle.standardError.write(Data("presentation-server: \(error)\n".utf8))
+    exit(2)
+}
+
+signal(SIGPIPE, SIG_IGN)
+let api = PresentationAPI(store: InMemorySessionStore(limits: options.limits), configuration: options.api)
+let server = HTTPServer(
+    configuration: options.server, handler: api, accessLog: options.accessLog ? Log.request : nil)
+
+let port: UInt16
+do {
+    port = try server.start()
+} catch {
+    Log.error("start_failed", [("reason", .string(error.description))])
+    exit(1)
+}
+Log.info(
+    "listening",
+    [
+        ("host", .string(options.server.host)), ("port", .int(Int(port))), ("threads", .int(options.server.threads)),
+        ("storage", .string("memory")),
+    ])
+
+// Signals arrive on a dispatch source, not in a handler, so stopping may take locks.
+let stopSignals = [SIGINT, SIGTERM].map { number in
+    signal(number, SIG_IGN)
+    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+    source.setEventHandler {
+        Log.info("stopping", [("signal", .int(Int(number)))])
+        api.beginShutdown()
+        server.stop()
+        Log.info("stopped")
+        exit(0)
+    }
+    source.resume()
+    return source
+}
+withExtendedLifetime(stopSignals) { dispatchMain() }
