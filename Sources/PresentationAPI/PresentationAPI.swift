@@ -14,14 +14,17 @@ public final class PresentationAPI: HTTPHandler {
     let parser: JSONParser
     let heartbeat: Heartbeat
     let creations: ReplyCache
+    let staticFiles: StaticFiles?
     private let draining = Atomic<Bool>(false)
 
     public init(
         store: any SessionStore,
         configuration: APIConfiguration = APIConfiguration(),
+        staticFiles: StaticFiles? = nil,
         now: @escaping @Sendable () -> Date = Date.init
     ) {
         self.store = store
+        self.staticFiles = staticFiles
         self.configuration = configuration
         self.now = now
         parser = JSONParser(maxDepth: configuration.maxJSONDepth)
@@ -42,6 +45,9 @@ public final class PresentationAPI: HTTPHandler {
     public func respond(to request: HTTPRequest) -> HTTPReply {
         switch Route.table.match(request.method, request.path) {
         case .notFound:
+            if request.method == .get || request.method == .head, let file = staticFiles?.response(for: request) {
+                return .now(file)
+            }
             return .now(ProblemDetails(for: APIError.routeNotFound(request.path)).response)
         case .methodNotAllowed(let allowed):
             if request.method == .options {

@@ -1,9 +1,9 @@
-import Foundation
+public import Foundation
 
 /// RFC 3339 UTC timestamps with milliseconds, written without a formatter object
 /// (Foundation's formatters are slow and not free to share across threads).
-enum Timestamp {
-    static func string(_ date: Date) -> String {
+public enum Timestamp {
+    public static func string(_ date: Date) -> String {
         let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
         var seconds = time_t(milliseconds.floorDivided(by: 1000))
         var parts = tm()

@@ -45,7 +45,7 @@ enum Log {
         var writer = JSONWriter(capacity: 192)
         writer.beginObject()
         writer.key("time")
-        writer.writeString(ISO8601DateFormatter.string(from: Date(), timeZone: .gmt, formatOptions: [.withInternetDateTime, .withFractionalSeconds]))
+        writer.writeString(Timestamp.string(Date()))
         writer.key("level")
         writer.writeString(level)
         writer.key("event")

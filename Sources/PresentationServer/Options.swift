@@ -8,6 +8,8 @@ struct Options {
     var api = APIConfiguration()
     var limits = Limits.default
     var accessLog = true
+    /// The browser client's files, served at `/`; relative to the working directory.
+    var publicDirectory = "Public"
 
     /// One setting: its flag, its environment variable, what it means, and how to apply it.
     private struct Setting: Sendable {
@@ -57,6 +59,9 @@ struct Options {
         },
         Setting(flag: "--max-wait", environment: "MAX_WAIT", help: "longest ?wait= in seconds (default 60)") {
             $0.api.maxWaitSeconds = try integer($1, "--max-wait", 0...3600)
+        },
+        Setting(flag: "--public-dir", environment: "PUBLIC_DIR", help: "directory served at / (default ./Public)") {
+            $0.publicDirectory = $1
         },
         Setting(flag: "--access-log", environment: "ACCESS_LOG", help: "one JSON line per request on stdout: on or off (default on)") {
             guard $1 == "on" || $1 == "off" else { throw OptionsError.invalid("--access-log", $1, "on or off") }

@@ -20,7 +20,15 @@ do {
 }
 
 signal(SIGPIPE, SIG_IGN)
-let api = PresentationAPI(store: InMemorySessionStore(limits: options.limits), configuration: options.api)
+var isDirectory: ObjCBool = false
+let staticFiles: StaticFiles? =
+    FileManager.default.fileExists(atPath: options.publicDirectory, isDirectory: &isDirectory) && isDirectory.boolValue
+    ? try? StaticFiles(root: options.publicDirectory) : nil
+if staticFiles == nil {
+    Log.info("no_public_directory", [("path", .string(options.publicDirectory))])
+}
+let api = PresentationAPI(
+    store: InMemorySessionStore(limits: options.limits), configuration: options.api, staticFiles: staticFiles)
 let server = HTTPServer(
     configuration: options.server, handler: api, accessLog: options.accessLog ? Log.request : nil)
 

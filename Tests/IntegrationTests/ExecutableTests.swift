@@ -1,0 +1,66 @@
+import Foundation
+import Testing
+
+/// The built `presentation-server` binary, run as a user or a container would run it.
+@Suite("The executable")
+struct ExecutableTests {
+    @Test("--help lists every option and exits 0")
+    func help() throws {
+        let run = try ServerProcess.run(["--help"])
+        #expect(run.status == 0)
+        for flag in ["--host", "--port", "--threads", "--max-body-bytes", "--max-sessions", "[PORT]"] {
+            #expect(run.output.contains(flag), "help lacks \(flag)")
+        }
+    }
+
+    @Test("An unknown flag or a bad value exits 2 and says why")
+    func badOptions() throws {
+        let unknown = try ServerProcess.run(["--bogus"])
+        #expect(unknown.status == 2)
+        #expect(unknown.errors.contains("unknown option --bogus"))
+        let badPort = try ServerProcess.run(["--port", "99999"])
+        #expect(badPort.status == 2)
+        #expect(badPort.errors.contains("--port 99999"))
+    }
+
+    @Test("It binds port 0 from the environment, logs each request as JSON, and stops on SIGTERM with 0")
+    func lifecycle() throws {
+        let server = try ServerProcess.start(arguments: ["--threads", "2"], environment: ["PORT": "0", "HOST": "127.0.0.1"])
+        let port = try server.port()
+        let health = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/healthz"])
+        #expect(health == "200")
+        let missing = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/nope?access_token=secret"])
+        #expect(missing == "404")
+        let status = try server.terminate()
+        #expect(status == 0)
+        let lines = server.logLines()
+        let requests = lines.filter { $0["event"] as? String == "request" }
+        #expect(requests.contains { $0["path"] as? String == "/healthz" && $0["status"] as? Int == 200 && $0["method"] as? String == "GET" })
+        #expect(requests.contains { $0["path"] as? String == "/nope" && $0["status"] as? Int == 404 })
+        #expect(requests.allSatisfy { $0["duration_ms"] is Double || $0["duration_ms"] is Int })
+        #expect(!server.output.contains("secret"), "the query string (and a token in it) must not be logged")
+        #expect(lines.last?["event"] as? String == "stopped")
+    }
+
+    @Test("SIGTERM releases a waiting long poll and still exits 0")
+    func shutdownReleasesWaiters() throws {
+        let server = try ServerProcess.start(arguments: ["--port", "0"])
+        let port = try server.port()
+        let created = try Curl.run([
+            "-s", "http://127.0.0.1:\(port)/v1/sessions", "-H", "Content-Type: application/json",
+            "-d", #"{"root": {"screen": "inbox"}}"#,
+        ])
+        let session = try #require(try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])
+        let id = try #require(session["id"] as? String)
+        let token = try #require(session["token"] as? String)
+        let waiter = try Curl.start([
+            "-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)",
+            "http://127.0.0.1:\(port)/v1/sessions/\(id)/events?after=1&wait=60",
+        ])
+        Thread.sleep(forTimeInterval: 0.5)
+        let started = Date()
+        #expect(try server.terminate() == 0)
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(waiter.finish() == "503")
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+
+/// Runs the built `presentation-server` executable and reads what it logs.
+final class ServerProcess {
+    let process = Process()
+    private let stdout = Pipe()
+    private let stderr = Pipe()
+    private var captured = Data()
+
+    /// The binary `swift build` put beside this test bundle.
+    static var executable: URL {
+        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return me.deletingLastPathComponent().appendingPathComponent("presentation-server")
+    }
+
+    /// Runs to completion (for --help and bad options).
+    static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
+        let server = ServerProcess()
+        try server.launch(arguments, environment: [:])
+        server.process.waitUntilExit()
+        let output = String(decoding: server.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let errors = String(decoding: server.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return (server.process.terminationStatus, output, errors)
+    }
+
+    static func start(arguments: [String], environment: [String: String] = [:]) throws -> ServerProcess {
+        let server = ServerProcess()
+        try server.launch(arguments + ["--access-log", "on"], environment: environment)
+        return server
+    }
+
+    private func launch(_ arguments: [String], environment: [String: String]) throws {
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var merged = ProcessInfo.processInfo.environment
+        for name in ["PORT", "HOST", "THREADS"] { merged.removeValue(forKey: name) }
+        merged.merge(environment) { $1 }
+        process.environment = merged
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+    }
+
+    /// Waits for the `listening` line and returns the port it names.
+    func port() throws -> Int {
+        let deadline = Date().addingTimeInterval(15)
+        while Date() < deadline {
+            let chunk = stdout.fileHandleForReading.availableData
+            if chunk.isEmpty { Thread.sleep(forTimeInterval: 0.02) }
+            captured.append(chunk)
+            if let line = logLines().first(where: { $0["event"] as? String == "listening" }), let port = line["port"] as? Int {
+                return port
+            }
+        }
+        process.terminate()
+        throw ProcessFailure.noListeningLine(output)
+    }
+
+    /// SIGTERM, then the exit status (killed after 15 s, which fails the test).
+    func terminate() throws -> Int32 {
+        process.terminate()
+        let deadline = Date().addingTimeInterval(15)
+        while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            throw ProcessFailure.didNotStop
+        }
+        captured.append(stdout.fileHandleForReading.readDataToEndOfFile())
+        return process.terminationStatus
+    }
+
+    var output: String { String(decoding: captured, as: UTF8.self) }
+
+    /// Every stdout line, parsed as the JSON object it must be.
+    func logLines() -> [[String: Any]] {
+        output.split(separator: "\n").compactMap { line in
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            if object == nil { Issue.record("log line is not a JSON object: \(line)") }
+            return object
+        }
+    }
+}
+
+/// Why the executable could not be driven.
+enum ProcessFailure: Error {
+    case noListeningLine(String)
+    case didNotStop
+}
+
+/// curl, the client the README tells users to use.
+enum Curl {
+    static func run(_ arguments: [String]) throws -> String {
+        let running = try start(arguments)
+        return running.finish()
+    }
+
+    static func start(_ arguments: [String]) throws -> Running {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["curl", "--max-time", "70"] + arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        return Running(process: process, output: output)
+    }
+
+    /// A curl still running.
+    struct Running {
+        let process: Process
+        let output: Pipe
+
+        func finish() -> String {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return String(decoding: data, as: UTF8.self)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Presentation
+import PresentationAPI
+import Testing
+
+/// The JSON text the writer produces, byte for byte.
+@Suite("JSON writer")
+struct JSONWriterTests {
+    private func text(_ build: (inout JSONWriter) -> Void) -> String {
+        var writer = JSONWriter()
+        build(&writer)
+        return String(decoding: writer.bytes, as: UTF8.self)
+    }
+
+    @Test(
+        "Strings are escaped where JSON or JavaScript needs it, and nowhere else",
+        arguments: [
+            ("", "\"\""),
+            ("plain", "\"plain\""),
+            ("say \"hi\"", "\"say \\\"hi\\\"\""),
+            ("a\\b", "\"a\\\\b\""),
+            ("\n\r\t\u{8}\u{C}", "\"\\n\\r\\t\\b\\f\""),
+            ("\u{0}\u{1}\u{1B}\u{1F}", "\"\\u0000\\u0001\\u001b\\u001f\""),
+            ("\u{7F} /", "\"\u{7F} /\""),
+            ("é€😀日本", "\"é€😀日本\""),
+            ("a\u{2028}b\u{2029}", "\"a\\u2028b\\u2029\""),
+            ("\u{2027}\u{202A}\u{20AC}\u{2000}", "\"\u{2027}\u{202A}\u{20AC}\u{2000}\""),
+            ("\u{2028}", "\"\\u2028\""),
+            ("\u{2028}\u{2028}", "\"\\u2028\\u2028\""),
+        ]
+    )
+    func escapesStrings(string: String, expected: String) {
+        #expect(text { $0.writeString(string) } == expected)
+    }
+
+    @Test(
+        "Integers are written in full, including the extremes",
+        arguments: [0, 7, -1, 42, -1_000_000, Int.max, Int.min]
+    )
+    func writesIntegers(value: Int) {
+        #expect(text { $0.writeInt(value) } == String(value))
+    }
+
+    @Test("Scalars are written as their literals")
+    func writesScalars() {
+        #expect(text { $0.writeBool(true) } == "true")
+        #expect(text { $0.writeBool(false) } == "false")
+        #expect(text { $0.writeNull() } == "null")
+        #expect(text { $0.write(.number("-1.50e+3")) } == "-1.50e+3")
+    }
+
+    @Test("The building API places commas and colons, with no spaces")
+    func buildsNestedDocument() {
+        let output = text { writer in
+            writer.beginObject()
+            writer.key("id")
+            writer.writeString("s-1")
+            writer.key("count")
+            writer.writeInt(2)
+            writer.key(String("dynamic \"key\""))
+            writer.beginArray()
+            writer.writeBool(true)
+            writer.writeNull()
+            writer.beginObject()
+            writer.endObject()
+            writer.beginArray()
+            writer.endArray()
+            writer.write(.object([JSONMember("x", .array([.number("1"), .string("y")]))]))
+            writer.endArray()
+            writer.key("last")
+            writer.beginObject()
+            writer.key("a")
+            writer.writeInt(-1)
+            writer.endObject()
+            writer.endObject()
+        }
+        #expect(output == #"{"id":"s-1","count":2,"dynamic \"key\"":[true,null,{},[],{"x":[1,"y"]}],"last":{"a":-1}}"#)
+    }
+
+    @Test("Static keys are escaped like any other string")
+    func escapesStaticKeys() {
+        let output = text { writer in
+            writer.beginObject()
+            writer.key("quote\"d")
+            writer.writeNull()
+            writer.endObject()
+        }
+        #expect(output == #"{"quote\"d":null}"#)
+    }
+
+    @Test(
+        "Values are written compactly, members in order",
+        arguments: [
+            (JSONValue.null, "null"),
+            (.array([]), "[]"),
+            (.object([]), "{}"),
+            (.array([.array([]), .array([.null])]), "[[],[null]]"),
+            (.object([JSONMember("b", .bool(false)), JSONMember("a", .number("0"))]), #"{"b":false,"a":0}"#),
+            (.object([JSONMember("", .object([JSONMember("", .string(""))]))]), #"{"":{"":""}}"#),
+        ]
+    )
+    func writesValues(value: JSONValue, expected: String) {
+        #expect(text { $0.write(value) } == expected)
+    }
+
+    @Test("A large document is written completely")
+    func writesLargeDocument() throws {
+        let item = JSONValue.object([JSONMember("n", .number("1")), JSONMember("s", .string("é\n"))])
+        let value = JSONValue.array(Array(repeating: item, count: 20_000))
+        var writer = JSONWriter(capacity: 16)
+        writer.write(value)
+        #expect(writer.bytes.count == 2 + 20_000 * #"{"n":1,"s":"é\n"}"#.utf8.count + 19_999)
+        #expect(try JSONParser().parse(writer.bytes) == value)
+    }
+}
