@@ -1,0 +1,50 @@
+/// The URL-safe base64 alphabet without padding (RFC 4648 §5), for ids and tokens that go in URLs and headers.
+enum Base64URL {
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// Encodes `bytes` without `=` padding: 16 bytes give 22 characters, 32 give 43.
+    static func encode(_ bytes: [UInt8]) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity((bytes.count * 4 + 2) / 3)
+        var index = 0
+        while index < bytes.count {
+            let chunk = bytes[index..<min(index + 3, bytes.count)]
+            var bits = 0
+            for (offset, byte) in chunk.enumerated() {
+                bits |= Int(byte) << (16 - 8 * offset)
+            }
+            // n bytes carry 8n bits, which need n + 1 six-bit characters.
+            for position in 0...chunk.count {
+                output.append(alphabet[(bits >> (18 - 6 * position)) & 0x3F])
+            }
+            index += 3
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// True when `string` has exactly `length` characters, all from the alphabet.
+    static func isEncoded(_ string: String, length: Int) -> Bool {
+        string.utf8.count == length && string.utf8.allSatisfy(isAlphabetByte)
+    }
+
+    private static func isAlphabetByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            true
+        default:
+            false
+        }
+    }
+
+    /// `count` bytes from the system's secure generator (getrandom on Linux, arc4random on Darwin).
+    static func randomBytes(count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 7)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        }
+        return Array(bytes.prefix(count))
+    }
+}

@@ -1,0 +1,134 @@
+/// A session's tree taken apart for editing.
+///
+/// Each stack holds at most one presentation, so the tree is a chain: the root stack, the
+/// presentation on it, that presentation's stack, and so on, ending with a stack or an alert.
+/// Keeping it flat turns "the topmost stack" into the last element and "dismiss this one and all
+/// above it" into truncating two arrays; `root` builds the nested value readers see.
+struct Chain: Hashable, Sendable {
+    /// A presentation without its stack: the chain keeps that stack in `stacks`.
+    struct Link: Hashable, Sendable {
+        /// A presented stack and whether it may navigate, or an alert.
+        enum Body: Hashable, Sendable {
+            case stack(navigation: Bool)
+            case alert(Alert)
+        }
+
+        let id: PresentationID
+        let style: PresentationStyle
+        let presentedBy: ScreenID
+        let body: Body
+    }
+
+    /// From the root up, each with `presentation` nil: `links` says what sits on each.
+    private(set) var stacks: [Stack]
+    /// `links[i]` is presented on `stacks[i]`; a non-alert link holds `stacks[i + 1]`;
+    /// only the last link may be an alert.
+    private(set) var links: [Link] = []
+
+    /// A chain of one stack and no presentations.
+    init(root: Stack) {
+        precondition(root.presentation == nil, "a new root stack has no presentation")
+        self.stacks = [root]
+    }
+
+    private var topIndex: Int { stacks.count - 1 }
+
+    /// The stack operations act on: the last one, since an alert holds no stack.
+    var topmost: Stack { stacks[topIndex] }
+
+    /// The presentation holding the topmost stack, nil when that is the root stack.
+    var holder: Link? { topIndex > 0 ? links[topIndex - 1] : nil }
+
+    /// An alert presented over the top screen.
+    var alert: Link? {
+        guard let last = links.last, case .alert = last.body else { return nil }
+        return last
+    }
+
+    var top: Top {
+        Top(stack: topmost.id, screen: topmost.top.id, presentation: holder?.id, alert: alert?.id)
+    }
+
+    func screen(_ id: ScreenID) -> Screen? {
+        for stack in stacks {
+            if let screen = stack.path.first(where: { $0.id == id }) { return screen }
+        }
+        return nil
+    }
+
+    /// The tree as readers see it, nested from the root stack.
+    var root: Stack {
+        var stack = stacks[topIndex]
+        if let alert {
+            stack.presentation = alert.presentation(holding: nil)
+        }
+        for index in stride(from: topIndex - 1, through: 0, by: -1) {
+            var below = stacks[index]
+            below.presentation = links[index].presentation(holding: stack)
+            stack = below
+        }
+        return stack
+    }
+
+    mutating func pushOntoTopmost(_ screen: Screen) {
+        stacks[topIndex].path.append(screen)
+    }
+
+    /// Keeps the first `count` screens of the topmost stack and returns the ids of the others, bottom first.
+    mutating func truncateTopmost(to count: Int) -> [ScreenID] {
+        let removed = stacks[topIndex].path[count...].map(\.id)
+        stacks[topIndex].path.removeSubrange(count...)
+        return removed
+    }
+
+    mutating func replaceTopmostTop(with screen: Screen) {
+        stacks[topIndex].path[stacks[topIndex].path.count - 1] = screen
+    }
+
+    /// Puts `link` over the top screen; `stack` is the stack it holds, nil for an alert.
+    mutating func present(_ link: Link, holding stack: Stack?) {
+        links.append(link)
+        if let stack {
+            stacks.append(stack)
+        }
+    }
+
+    /// Closes `links[index]` and everything above it; returns the closed links, bottom (`links[index]`) first.
+    mutating func close(from index: Int) -> [Link] {
+        let closed = Array(links[index...])
+        links.removeSubrange(index...)
+        stacks.removeSubrange((index + 1)...)
+        return closed
+    }
+
+    /// Hands `result` to the screen `id`, which the caller knows is in the tree.
+    mutating func deliver(_ result: DeliveredResult, to id: ScreenID) {
+        for stackIndex in stacks.indices {
+            if let screenIndex = stacks[stackIndex].path.firstIndex(where: { $0.id == id }) {
+                stacks[stackIndex].path[screenIndex].result = result
+                return
+            }
+        }
+        preconditionFailure("a result was sent to \(id), which is not in the tree")
+    }
+}
+
+extension Chain.Link {
+    /// The public value, holding `stack` (the chain's next stack) unless this is an alert.
+    func presentation(holding stack: Stack?) -> Presentation {
+        let content: PresentationContent
+        switch body {
+        case .alert(let alert):
+            content = .alert(alert)
+        case .stack(let navigation):
+            guard let stack else { preconditionFailure("the chain lost the stack of presentation \(id)") }
+            content = .stack(stack, navigation: navigation)
+        }
+        return Presentation(id: id, style: style, presentedBy: presentedBy, content: content)
+    }
+
+    var navigation: Bool {
+        if case .stack(navigation: false) = body { return false }
+        return true
+    }
+}

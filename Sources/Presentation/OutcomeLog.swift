@@ -1,0 +1,16 @@
+/// The outcomes of a session's closed presentations, oldest forgotten first.
+struct OutcomeLog: Hashable, Sendable {
+    /// Oldest first; a few hundred at most, so a linear search is cheaper than keeping an index in step.
+    private var outcomes: [PresentationOutcome] = []
+
+    mutating func record(_ outcome: PresentationOutcome, keeping limit: Int) {
+        outcomes.append(outcome)
+        if outcomes.count > max(limit, 0) {
+            outcomes.removeFirst(outcomes.count - max(limit, 0))
+        }
+    }
+
+    func outcome(of id: PresentationID) -> PresentationOutcome? {
+        outcomes.last { $0.id == id }
+    }
+}

@@ -1,0 +1,33 @@
+/// Everything the domain can refuse, as a closed set; the API layer alone turns each case into a response.
+public enum PresentationError: Error, Hashable, Sendable {
+    case sessionNotFound
+    case screenNotFound(ScreenID)
+    /// Not currently presented: never was, or already closed.
+    case presentationNotFound(PresentationID)
+    case cannotPopRoot
+    case alreadyOnTop(ScreenID)
+    /// The screen exists, but lower down than the topmost stack, which is the only one operations touch.
+    case screenNotInTopStack(ScreenID)
+    /// The step named a top (`from`) that is no longer the top, typically a repeated tap.
+    case topChanged(expected: ScreenID, actual: ScreenID)
+    case nothingPresented
+    /// The stack belongs to a presentation made with `navigation: false`.
+    case navigationDisabled(StackID)
+    case blockedByAlert(PresentationID)
+    case unknownAlertAction(String)
+    case invalidAlertResult(String)
+    case invalidScreen(String)
+    case invalidAlert(String)
+    case invalidPresentation(String)
+    case stackTooLong(limit: Int)
+    case presentationsTooDeep(limit: Int)
+    case batchTooLarge(limit: Int)
+    case emptyBatch
+    case tooManySessions(limit: Int)
+    /// Events after the asked revision were trimmed; `oldest` is the earliest revision one can still ask events after.
+    case historyExpired(oldest: Int)
+    case revisionAhead(current: Int)
+    case revisionMismatch(current: Int)
+    /// Step `index` (from 0) of a batch of several failed; nothing of the batch was applied.
+    indirect case batchStepFailed(index: Int, PresentationError)
+}

@@ -1,0 +1,24 @@
+/// What a client asks for when it opens a screen; checked once here, so the tree only holds valid screens.
+public struct ScreenSpec: Hashable, Sendable {
+    public let name: String
+    public let title: String?
+    /// Always a JSON object.
+    public let params: JSONValue
+
+    public static let maxNameBytes = 128
+    public static let maxTitleBytes = 512
+
+    public init(name: String, title: String? = nil, params: JSONValue = .emptyObject) throws(PresentationError) {
+        guard !name.isEmpty else { throw .invalidScreen("the screen name is empty") }
+        guard name.utf8.count <= Self.maxNameBytes else {
+            throw .invalidScreen("the screen name is longer than \(Self.maxNameBytes) bytes")
+        }
+        if let title, title.utf8.count > Self.maxTitleBytes {
+            throw .invalidScreen("the title is longer than \(Self.maxTitleBytes) bytes")
+        }
+        guard params.isObject else { throw .invalidScreen("params must be a JSON object") }
+        self.name = name
+        self.title = title
+        self.params = params
+    }
+}

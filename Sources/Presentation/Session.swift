@@ -1,0 +1,88 @@
+public import Foundation
+
+/// One user interface's navigation state: a tree of stacks and presentations, its history, and its revision.
+///
+/// A value: the store hands out copies and commits a changed one under its lock, and `apply`
+/// works on a copy, so a failed step never leaves a half-done change behind.
+public struct Session: Equatable, Sendable {
+    public let id: SessionID
+    public let token: SessionToken
+    /// 1 right after creation; each successful `apply` adds exactly one.
+    public private(set) var revision: Int
+    public let createdAt: Date
+    public private(set) var updatedAt: Date
+    /// Replies to requests made with an idempotency key; the API layer reads and records them.
+    public var replies = ReplyLog()
+
+    var chain: Chain
+    var ids: IDCounter
+    var history = EventHistory()
+    var outcomes = OutcomeLog()
+
+    /// A session whose root stack holds one screen; its creation is the `rootSet` event of revision 1.
+    public init(id: SessionID, token: SessionToken, root: ScreenSpec, now: Date) {
+        var ids = IDCounter()
+        let stackID = ids.stackID()
+        let screen = Screen(id: ids.screenID(), spec: root)
+        self.id = id
+        self.token = token
+        self.revision = 1
+        self.createdAt = now
+        self.updatedAt = now
+        self.chain = Chain(root: Stack(id: stackID, root: screen))
+        self.ids = ids
+        history.append(
+            [Event(revision: 1, time: now, kind: .rootSet(screen: screen.id, stack: stackID))], keeping: .max)
+    }
+
+    /// The root stack, with every presentation nested inside it.
+    public var root: Stack { chain.root }
+
+    public var top: Top { chain.top }
+
+    public func screen(_ id: ScreenID) -> Screen? {
+        chain.screen(id)
+    }
+
+    /// Applies `steps` in order, all or nothing, as one new revision.
+    ///
+    /// On success the revision goes up by exactly one, the events are recorded with that revision and
+    /// `now`, and `updatedAt` becomes `now`. On failure `self` is unchanged; a failing step of a batch of
+    /// more than one is reported as `.batchStepFailed(index:_:)`.
+    public mutating func apply(_ steps: [Step], at now: Date, limits: Limits) throws(PresentationError) -> Change {
+        guard !steps.isEmpty else { throw .emptyBatch }
+        guard steps.count <= limits.maxBatchSteps else { throw .batchTooLarge(limit: limits.maxBatchSteps) }
+        var draft = self
+        var change = PendingChange(revision: revision + 1, limits: limits)
+        for (index, step) in steps.enumerated() {
+            do {
+                try draft.perform(step, into: &change)
+            } catch {
+                throw steps.count == 1 ? error : .batchStepFailed(index: index, error)
+            }
+        }
+        let events = change.events.map { Event(revision: change.revision, time: now, kind: $0) }
+        draft.revision = change.revision
+        draft.updatedAt = now
+        draft.history.append(events, keeping: limits.eventsKept)
+        self = draft
+        return Change(revision: change.revision, events: events, presented: change.presented)
+    }
+
+    /// The events after `revision`, oldest first; `.historyExpired` when some of them were trimmed.
+    public func events(after revision: Int) throws(PresentationError) -> [Event] {
+        try history.events(after: revision, current: self.revision)
+    }
+
+    /// Every event still kept, oldest first, for a client that asks without a starting revision.
+    public var keptEvents: [Event] { history.events }
+
+    /// What became of presentation `id`: `presented` while open, else how it closed, while remembered.
+    public func outcome(of id: PresentationID) throws(PresentationError) -> PresentationOutcome {
+        if let open = chain.links.first(where: { $0.id == id }) {
+            return PresentationOutcome(id: id, style: open.style, presentedBy: open.presentedBy, status: .presented)
+        }
+        guard let closed = outcomes.outcome(of: id) else { throw .presentationNotFound(id) }
+        return closed
+    }
+}

@@ -1,0 +1,29 @@
+public import Foundation
+
+/// Where sessions live: in memory now, durably later, behind the same promises.
+public protocol SessionStore: Sendable {
+    /// A new session with a fresh id and token; `.tooManySessions(limit:)` when the store is full.
+    func create(root: ScreenSpec, now: Date) throws(PresentationError) -> Session
+
+    /// A snapshot of the session, nil when there is none.
+    func session(_ id: SessionID) -> Session?
+
+    /// Runs `body` on the session under that session's lock (other sessions proceed in parallel).
+    ///
+    /// Changes made by `body` are committed only if it returns normally; if it throws, the stored
+    /// session is left exactly as it was. Watchers are told after the lock is released, only when
+    /// the revision changed. Throws `PresentationError.sessionNotFound` when there is no such session.
+    func update<R>(_ id: SessionID, _ body: (inout Session) throws -> R) throws -> R
+
+    /// Removes the session and tells its watchers `.deleted`; false when there was none.
+    func delete(_ id: SessionID) -> Bool
+
+    /// Calls `onChange` after each change of the session until the watch is cancelled;
+    /// nil when there is no such session.
+    func watch(_ id: SessionID, _ onChange: @escaping @Sendable (SessionChange) -> Void) -> Watch?
+
+    /// The number of sessions.
+    var count: Int { get }
+
+    var limits: Limits { get }
+}

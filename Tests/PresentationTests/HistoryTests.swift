@@ -1,0 +1,80 @@
+import Foundation
+import Presentation
+import Testing
+
+@Suite("Event history")
+struct HistoryTests {
+    @Test("Events after a revision are the later ones, oldest first")
+    func eventsAfter() throws {
+        var session = Fixture.session()
+        try session.run(.push(Fixture.spec("a")))
+        try session.run(.push(Fixture.spec("b")))
+        #expect(try session.events(after: 0).map(\.revision) == [1, 2, 3])
+        #expect(try session.events(after: 2).map(\.kind) == [.pushed(screen: screenID("s4"), stack: stackID("k1"))])
+        #expect(try session.events(after: 3).isEmpty)
+        #expect(try session.events(after: -1).count == 3)
+    }
+
+    @Test("Asking for events after a revision not yet reached is refused")
+    func ahead() {
+        let session = Fixture.session()
+        #expect(throws: PresentationError.revisionAhead(current: 1)) { try session.events(after: 2) }
+    }
+
+    @Test("Trimming drops whole revisions and refuses to answer for the dropped ones")
+    func trimming() throws {
+        var session = Fixture.session()
+        let limits = Limits(eventsKept: 2)
+        try session.run(.push(Fixture.spec("a")), limits: limits)
+        #expect(try session.events(after: 0).map(\.revision) == [1, 2])
+        // Revision 3 has two events (popped, result): revisions 1 and 2 make room.
+        try session.run(.pop(result: .null), limits: limits)
+        #expect(try session.events(after: 2).map(\.revision) == [3, 3])
+        #expect(session.keptEvents.map(\.revision) == [3, 3])
+        #expect(throws: PresentationError.historyExpired(oldest: 2)) { try session.events(after: 1) }
+        #expect(throws: PresentationError.historyExpired(oldest: 2)) { try session.events(after: -1) }
+        // Keeping two would split revision 3, so all of it goes.
+        try session.run(.push(Fixture.spec("b")), limits: limits)
+        #expect(try session.events(after: 3).map(\.revision) == [4])
+        #expect(throws: PresentationError.historyExpired(oldest: 3)) { try session.events(after: 2) }
+    }
+
+    @Test("A revision with more events than are kept is dropped whole")
+    func oversizedRevision() throws {
+        var session = Fixture.session()
+        let limits = Limits(eventsKept: 2)
+        let steps = Array(repeating: Step(operation: .push(Fixture.spec("a"))), count: 3)
+        let change = try session.apply(steps, at: Fixture.time(of: 2), limits: limits)
+        #expect(change.events.count == 3)
+        #expect(try session.events(after: 2).isEmpty)
+        #expect(throws: PresentationError.historyExpired(oldest: 2)) { try session.events(after: 1) }
+    }
+
+    @Test("History expires exactly when an event after the asked revision is gone", arguments: [1, 3, 7, 20])
+    func exactExpiry(kept: Int) throws {
+        var session = Fixture.session()
+        let limits = Limits(eventsKept: kept)
+        var produced = try session.events(after: 0)
+        for round in 0..<30 {
+            let steps: [Step] =
+                round % 3 == 0
+                ? [Step(operation: .push(Fixture.spec("a"))), Step(operation: .pop(result: .bool(true)))]
+                : [Step(operation: .replace(Fixture.spec("b")))]
+            produced += try session.apply(steps, at: Fixture.time(of: session.revision + 1), limits: limits).events
+            for asked in 0...session.revision {
+                let expected = produced.filter { $0.revision > asked }
+                do {
+                    #expect(try session.events(after: asked) == expected)
+                } catch {
+                    guard case .historyExpired(let oldest) = error else {
+                        Issue.record("unexpected \(error)")
+                        continue
+                    }
+                    #expect(asked < oldest)
+                    #expect(try session.events(after: oldest) == produced.filter { $0.revision > oldest })
+                    #expect(produced.filter { $0.revision > asked }.count > (try session.events(after: oldest)).count)
+                }
+            }
+        }
+    }
+}

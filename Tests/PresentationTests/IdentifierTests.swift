@@ -1,0 +1,74 @@
+import Presentation
+import Testing
+
+@Suite("Identifiers")
+struct IdentifierTests {
+    @Test("Random session ids are 22 URL-safe characters and differ")
+    func randomSessionIDs() {
+        let ids = (0..<1000).map { _ in SessionID.random() }
+        #expect(Set(ids).count == ids.count)
+        for id in ids {
+            #expect(id.rawValue.utf8.count == 22)
+            #expect(SessionID(rawValue: id.rawValue) == id)
+        }
+    }
+
+    @Test("Random tokens are 43 URL-safe characters and differ")
+    func randomTokens() {
+        let tokens = (0..<1000).map { _ in SessionToken.random() }
+        #expect(Set(tokens).count == tokens.count)
+        for token in tokens {
+            #expect(token.rawValue.utf8.count == 43)
+            #expect(SessionToken(rawValue: token.rawValue) == token)
+            #expect(!token.rawValue.contains("="))
+        }
+    }
+
+    @Test(
+        "A session id from a URL is accepted only in the shape random ids have",
+        arguments: [
+            ("AAAAAAAAAAAAAAAAAAAAAA", true),
+            ("abcXYZ019_-abcXYZ019_-", true),
+            ("AAAAAAAAAAAAAAAAAAAAA", false),
+            ("AAAAAAAAAAAAAAAAAAAAAAA", false),
+            ("AAAAAAAAAAAAAAAAAAAAA=", false),
+            ("AAAAAAAAAAAAAAAAAAAA+/", false),
+            ("AAAAAAAAAAAAAAAAAAAA%2", false),
+            ("AAAAAAAAAAAAAAAAAAAAé", false),
+            ("", false),
+        ])
+    func sessionIDShape(raw: String, valid: Bool) {
+        #expect((SessionID(rawValue: raw) != nil) == valid)
+    }
+
+    @Test(
+        "A token matches only itself",
+        arguments: [
+            (String(repeating: "a", count: 43), true),
+            (String(repeating: "a", count: 42) + "b", false),
+            ("b" + String(repeating: "a", count: 42), false),
+            (String(repeating: "a", count: 42), false),
+            (String(repeating: "a", count: 44), false),
+            ("", false),
+        ])
+    func tokenMatches(presented: String, matches: Bool) {
+        let token = SessionToken(rawValue: String(repeating: "a", count: 43))!
+        #expect(token.matches(presented) == matches)
+    }
+
+    @Test("Node ids from clients accept any non-empty string up to 64 bytes")
+    func nodeIDs() {
+        #expect(ScreenID(rawValue: "s1")?.description == "s1")
+        #expect(StackID(rawValue: "whatever")?.rawValue == "whatever")
+        #expect(PresentationID(rawValue: String(repeating: "p", count: 64)) != nil)
+        #expect(PresentationID(rawValue: String(repeating: "p", count: 65)) == nil)
+        #expect(ScreenID(rawValue: "") == nil)
+        #expect(StackID(rawValue: "") == nil)
+    }
+
+    @Test("Ids describe themselves by their raw values; a token never does")
+    func descriptions() {
+        #expect(Fixture.sessionID.description == "AAAAAAAAAAAAAAAAAAAAAA")
+        #expect(!"\(Fixture.token)".contains(Fixture.token.rawValue))
+    }
+}
