@@ -16,4 +16,6 @@ enum APIError: Error, Hashable, Sendable {
     case idempotencyKeyReused
     case bodyTooLarge(limit: Int)
     case shuttingDown
+    /// Operation `index` of a batch has the wrong shape.
+    indirect case batchOperation(index: Int, APIError)
 }

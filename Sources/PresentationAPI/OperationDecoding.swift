@@ -35,17 +35,19 @@ enum OperationDecoding {
         guard !operations.isEmpty else { throw PresentationError.emptyBatch }
         guard operations.count <= limit else { throw PresentationError.batchTooLarge(limit: limit) }
         return try operations.enumerated().map { index, value in
-            var element = try FieldReader(value, at: "/operations/\(index)")
-            let name = try element.requiredString("op")
-            guard let kind = OperationKind(rawValue: name) else {
-                throw APIError.invalidField(
-                    pointer: element.path("op"),
-                    reason: "unknown operation \"\(name)\"; one of \(OperationKind.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
             do {
+                var element = try FieldReader(value, at: "/operations/\(index)")
+                let name = try element.requiredString("op")
+                guard let kind = OperationKind(rawValue: name) else {
+                    throw APIError.invalidField(
+                        pointer: element.path("op"),
+                        reason: "unknown operation \"\(name)\"; one of \(OperationKind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
                 return try step(kind, from: &element)
             } catch let error as PresentationError {
                 throw PresentationError.batchStepFailed(index: index, error)
+            } catch let error as APIError {
+                throw APIError.batchOperation(index: index, error)
             }
         }
     }

@@ -10,20 +10,21 @@ extension PresentationAPI {
             return .now(try eventStream(session, after: after, request))
         }
         let wait = try integerQuery("wait", request, in: 0...configuration.maxWaitSeconds) ?? 0
-        let start: Int
-        let backlog: [Event]
-        if let after {
-            start = after
-            backlog = try session.events(after: after)
-        } else {
-            (start, backlog) = try Self.keptEvents(of: session)
-        }
+        // Without `after`, every kept event; a wait then waits for the next revision.
+        let start = after ?? session.revision
+        let backlog = try after.map { revision throws(PresentationError) in try session.events(after: revision) }
+            ?? session.keptEvents
         guard backlog.isEmpty, wait > 0 else { return .now(Self.eventsResponse(backlog, session)) }
         return SessionWaiter.wait(
             for: session.id, in: store, seconds: wait,
             ready: { session in
-                guard let events = try? session.events(after: start), !events.isEmpty else { return nil }
-                return Self.eventsResponse(events, session)
+                do {
+                    let events = try session.events(after: start)
+                    return events.isEmpty ? nil : Self.eventsResponse(events, session)
+                } catch {
+                    // So many revisions landed at once that history was trimmed past `start`.
+                    return ProblemDetails(for: error).response
+                }
             },
             timeout: { session in Self.eventsResponse([], session) })
     }
@@ -78,15 +79,6 @@ extension PresentationAPI {
             "X-Accel-Buffering": "no",
         ]
         return HTTPResponse(status: .ok, headers: headers, body: .stream(stream))
-    }
-
-    /// Every kept event: history may have been trimmed, so start at the oldest kept.
-    private static func keptEvents(of session: Session) throws -> (Int, [Event]) {
-        do {
-            return (0, try session.events(after: 0))
-        } catch PresentationError.historyExpired(let oldest) {
-            return (oldest, try session.events(after: oldest))
-        }
     }
 
     private static func eventsResponse(_ events: [Event], _ session: Session) -> HTTPResponse {

@@ -77,7 +77,7 @@ public final class PresentationAPI: HTTPHandler {
             return .now(.json(Array(#"{"status":"ok"}"#.utf8)))
         case .ready:
             if draining.load(ordering: .acquiring) { throw APIError.shuttingDown }
-            return .now(.json(Array(#"{"status":"ready"}"#.utf8)))
+            return .now(.json(Array(#"{"status":"ok"}"#.utf8)))
         case .createSession:
             return .now(try createSession(request))
         case .session:
@@ -85,10 +85,13 @@ public final class PresentationAPI: HTTPHandler {
         case .deleteSession:
             return .now(try deleteSession(id, request))
         case .operation(let kind):
+            // A request without a token learns nothing, not even whether its body was valid.
+            _ = try presentedToken(request)
             var fields = try bodyFields(of: request, allowEmpty: kind.allowsEmptyBody)
             let step = try OperationDecoding.step(kind, from: &fields)
             return .now(try mutate(id, [step], request, route: kind.rawValue))
         case .batch:
+            _ = try presentedToken(request)
             var fields = try bodyFields(of: request, allowEmpty: false)
             let steps = try OperationDecoding.batch(from: &fields, limit: store.limits.maxBatchSteps)
             return .now(try mutate(id, steps, request, route: "batch"))

@@ -74,6 +74,10 @@ struct ProblemDetails: Sendable {
         case .shuttingDown:
             self.init(status: .serviceUnavailable, code: "shutting_down", detail: "the server is stopping; retry")
             headers.set("Retry-After", "1")
+        case .batchOperation(let index, let inner):
+            self.init(for: inner)
+            detail = "operation \(index): \(detail)"
+            extensions.append(("operation", .number(String(index))))
         }
     }
 

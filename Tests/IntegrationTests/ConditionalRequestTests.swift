@@ -1,0 +1,136 @@
+import Presentation
+import Testing
+
+/// ETags, If-None-Match, If-Match, the `from` guard and Idempotency-Key replays.
+@Suite("Conditional and idempotent requests")
+struct ConditionalRequestTests {
+    @Test("If-None-Match with the current revision is 304 with no body; a stale one gets the session")
+    func ifNoneMatch() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let unchanged = try client.get(session.route(), token: session.token, headers: [("If-None-Match", "\"1\"")])
+            #expect(unchanged.status == 304)
+            #expect(unchanged.body.isEmpty)
+            try client.post("push", to: session, json: ["screen": "detail"]).expectSession(revision: 2)
+            let changed = try client.get(session.route(), token: session.token, headers: [("If-None-Match", "\"1\"")])
+            #expect(changed.expectSession(revision: 2).rootPathIDs == ["s2", "s3"])
+            let again = try client.get(session.route(), token: session.token, headers: [("If-None-Match", "\"2\"")])
+            #expect(again.status == 304)
+            #expect(!client.isClosed)
+        }
+    }
+
+    @Test("If-Match with the current revision or * applies the change")
+    func ifMatchCurrent() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            try client.post("push", to: session, json: ["screen": "a"], headers: [("If-Match", "\"1\"")]).expectSession(
+                revision: 2)
+            try client.post("push", to: session, json: ["screen": "b"], headers: [("If-Match", "*")]).expectSession(
+                revision: 3)
+        }
+    }
+
+    @Test("A stale If-Match is 412 revision_mismatch naming the current revision, and changes nothing")
+    func ifMatchStale() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            try client.post("push", to: session, json: ["screen": "a"]).expectSession(revision: 2)
+            let before = try client.snapshot(of: session)
+            let refused = try client.post(
+                "pop", to: session, json: [:] as [String: Any], headers: [("If-Match", "\"1\"")])
+            let problem = refused.expectProblem(412, "revision_mismatch")
+            #expect(problem.int("revision") == 2)
+            #expect(try client.snapshot(of: session) == before)
+        }
+    }
+
+    @Test("from: an operation applies while the named screen is the top; a double tap on back pops once")
+    func fromGuardsTheTop() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            try client.post("push", to: session, json: ["screen": "detail", "from": "s2"]).expectSession(revision: 2)
+            try client.post("pop", to: session, json: ["from": "s3"]).expectSession(revision: 3)
+            let before = try client.snapshot(of: session)
+            try client.post("pop", to: session, json: ["from": "s3"]).expectProblem(409, "top_changed")
+            try client.post("push", to: session, json: ["screen": "x", "from": "s3"]).expectProblem(409, "top_changed")
+            #expect(try client.snapshot(of: session) == before)
+        }
+    }
+
+    @Test("A retry with the same Idempotency-Key and body returns the first answer without applying again")
+    func idempotentReplay() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let body = #"{"screen":"detail","params":{"id":7}}"#
+            let key = [("Idempotency-Key", "tap-7f3a")]
+            let first = try client.post(session.route("push"), text: body, token: session.token, headers: key)
+            first.expectSession(revision: 2)
+            #expect(first.header("Idempotent-Replayed") == nil)
+            let retry = try client.post(session.route("push"), text: body, token: session.token, headers: key)
+            #expect(retry.status == 200)
+            #expect(retry.header("Idempotent-Replayed") == "true")
+            #expect(retry.header("ETag") == "\"2\"")
+            #expect(retry.body == first.body)
+            let now = try client.fetch(session)
+            #expect(now.int("revision") == 2)
+            #expect(now.rootPathIDs == ["s2", "s3"])
+            #expect(try client.events(of: session, after: 1).count == 1)
+        }
+    }
+
+    @Test("The same Idempotency-Key with another body is 422 idempotency_key_reused and changes nothing")
+    func keyReusedForAnotherRequest() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let key = [("Idempotency-Key", "k-1")]
+            try client.post(session.route("push"), text: #"{"screen":"a"}"#, token: session.token, headers: key)
+                .expectSession()
+            let before = try client.snapshot(of: session)
+            try client.post(session.route("push"), text: #"{"screen":"b"}"#, token: session.token, headers: key)
+                .expectProblem(422, "idempotency_key_reused")
+            try client.post(session.route("replace"), text: #"{"screen":"a"}"#, token: session.token, headers: key)
+                .expectProblem(422, "idempotency_key_reused")
+            #expect(try client.snapshot(of: session) == before)
+        }
+    }
+
+    @Test("Idempotency keys belong to one session: the same key applies in another")
+    func keysArePerSession() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let first = try client.createSession()
+            let second = try client.createSession()
+            let key = [("Idempotency-Key", "shared")]
+            try client.post("push", to: first, json: ["screen": "a"], headers: key).expectSession(revision: 2)
+            let other = try client.post("push", to: second, json: ["screen": "a"], headers: key)
+            other.expectSession(revision: 2)
+            #expect(other.header("Idempotent-Replayed") == nil)
+        }
+    }
+
+    @Test("Creating a session with a repeated Idempotency-Key returns the same session and makes no other")
+    func idempotentCreation() throws {
+        try withServer(limits: Limits(maxSessions: 1)) { server in
+            let client = try server.connect()
+            let body = #"{"root":{"screen":"inbox"}}"#
+            let key = [("Idempotency-Key", "create-1")]
+            let first = try client.post("/v1/sessions", text: body, headers: key)
+            let created = first.expectSession(status: 201, revision: 1)
+            let retry = try client.post("/v1/sessions", text: body, headers: key)
+            let replayed = retry.expectSession(status: 201, revision: 1)
+            #expect(retry.header("Idempotent-Replayed") == "true")
+            #expect(replayed.string("id") == created.string("id"))
+            #expect(replayed.string("token") == created.string("token"))
+            #expect(retry.header("Location") == first.header("Location"))
+            try client.post("/v1/sessions", text: #"{"root":{"screen":"other"}}"#, headers: key)
+                .expectProblem(422, "idempotency_key_reused")
+        }
+    }
+}

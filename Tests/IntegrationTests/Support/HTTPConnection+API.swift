@@ -1,0 +1,107 @@
+/// Requests in the API's own terms: bearer tokens, JSON bodies, sessions.
+extension HTTPConnection {
+    /// Sends a request and reads its answer; `token` goes out as `Authorization: Bearer`.
+    func request(
+        _ method: String,
+        _ path: String,
+        token: String? = nil,
+        headers: [(String, String)] = [],
+        body: [UInt8]? = nil,
+        timeout: Duration? = nil
+    ) throws(ClientError) -> ClientResponse {
+        var fields = headers
+        if let token { fields.append(("Authorization", "Bearer \(token)")) }
+        try write(method, path, headers: fields, body: body)
+        return try readResponse(to: method, timeout: timeout)
+    }
+
+    func get(
+        _ path: String,
+        token: String? = nil,
+        headers: [(String, String)] = [],
+        timeout: Duration? = nil
+    ) throws(ClientError) -> ClientResponse {
+        try request("GET", path, token: token, headers: headers, timeout: timeout)
+    }
+
+    func delete(_ path: String, token: String? = nil, headers: [(String, String)] = []) throws(ClientError)
+        -> ClientResponse
+    {
+        try request("DELETE", path, token: token, headers: headers)
+    }
+
+    /// POSTs `json` (dictionary and array literals) as `application/json`.
+    func post(_ path: String, json: Any, token: String? = nil, headers: [(String, String)] = []) throws(ClientError)
+        -> ClientResponse
+    {
+        try post(path, bytes: JSONText.bytes(json), token: token, headers: headers)
+    }
+
+    /// POSTs a body exactly as written (malformed JSON, exact replays).
+    func post(
+        _ path: String,
+        text: String,
+        contentType: String? = "application/json",
+        token: String? = nil,
+        headers: [(String, String)] = []
+    ) throws(ClientError) -> ClientResponse {
+        try post(path, bytes: Array(text.utf8), contentType: contentType, token: token, headers: headers)
+    }
+
+    func post(
+        _ path: String,
+        bytes: [UInt8],
+        contentType: String? = "application/json",
+        token: String? = nil,
+        headers: [(String, String)] = []
+    ) throws(ClientError) -> ClientResponse {
+        let typed = contentType.map { [("Content-Type", $0)] } ?? []
+        return try request("POST", path, token: token, headers: typed + headers, body: bytes)
+    }
+
+    /// POSTs an operation (`push`, `pop`, ...) to a session; no `json` sends an empty body.
+    func post(
+        _ operation: String,
+        to session: CreatedSession,
+        json: Any? = nil,
+        headers: [(String, String)] = []
+    ) throws(ClientError) -> ClientResponse {
+        guard let json else {
+            return try request("POST", session.route(operation), token: session.token, headers: headers, body: [])
+        }
+        return try post(session.route(operation), json: json, token: session.token, headers: headers)
+    }
+
+    /// Creates a session and insists on 201.
+    func createSession(root: [String: Any] = ["screen": "inbox"], headers: [(String, String)] = [])
+        throws(ClientError) -> CreatedSession
+    {
+        let response = try post("/v1/sessions", json: ["root": root], headers: headers)
+        guard response.status == 201 else { throw .unexpectedStatus(response.status, body: response.text) }
+        let json = try response.json()
+        guard let id = json["id"] as? String, let token = json["token"] as? String else {
+            throw .malformedResponse("a created session without id or token: \(response.text)")
+        }
+        return CreatedSession(id: id, token: token, body: response.body)
+    }
+
+    /// `GET` the session, insisting on 200.
+    func fetch(_ session: CreatedSession) throws(ClientError) -> [String: Any] {
+        let response = try get(session.route(), token: session.token)
+        guard response.status == 200 else { throw .unexpectedStatus(response.status, body: response.text) }
+        return try response.json()
+    }
+
+    /// The revision and tree as they stand now, for "a failure changed nothing".
+    func snapshot(of session: CreatedSession) throws(ClientError) -> SessionSnapshot {
+        SessionSnapshot(try fetch(session))
+    }
+
+    /// The kept events after `after` (all without it), insisting on 200.
+    func events(of session: CreatedSession, after: Int? = nil) throws(ClientError) -> [[String: Any]] {
+        let query = after.map { "?after=\($0)" } ?? ""
+        let response = try get(session.route("events") + query, token: session.token)
+        guard response.status == 200 else { throw .unexpectedStatus(response.status, body: response.text) }
+        return try response.json()["events"] as? [[String: Any]] ?? []
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import MicroHTTP
+import Presentation
+import PresentationAPI
+
+/// The real server, started in-process on an ephemeral loopback port for one test.
+final class TestServer: Sendable {
+    let port: UInt16
+    private let http: HTTPServer
+
+    /// Starts `PresentationAPI` over an in-memory store. `clock` fixes the time on the wire;
+    /// without one the server reads the real time.
+    init(
+        limits: Limits = Limits(),
+        maxBodyBytes: Int = 1 << 20,
+        api: APIConfiguration = APIConfiguration(),
+        clock: TestClock? = nil
+    ) throws {
+        let now: @Sendable () -> Date
+        if let clock {
+            now = { clock.now }
+        } else {
+            now = { Date() }
+        }
+        let handler = PresentationAPI(store: InMemorySessionStore(limits: limits), configuration: api, now: now)
+        let configuration = HTTPServerConfiguration(
+            host: "127.0.0.1",
+            port: 0,
+            threads: 2,
+            maxBodyBytes: maxBodyBytes,
+            connectionTimeoutSeconds: 10,
+            shutdownGraceSeconds: 2
+        )
+        http = HTTPServer(configuration: configuration, handler: handler)
+        port = try http.start()
+    }
+
+    /// Stops the server: parked requests are released, connections closed. Safe to repeat.
+    func stop() {
+        http.stop()
+    }
+
+    /// A new keep-alive connection to this server.
+    func connect(timeout: Duration = HTTPConnection.defaultTimeout) throws -> HTTPConnection {
+        try HTTPConnection(port: port, timeout: timeout)
+    }
+}
+
+/// Runs `body` against a server of its own, stopped afterwards whatever happens: tests run
+/// in parallel and never share one.
+func withServer<Result>(
+    limits: Limits = Limits(),
+    maxBodyBytes: Int = 1 << 20,
+    api: APIConfiguration = APIConfiguration(),
+    clock: TestClock? = nil,
+    _ body: (TestServer) throws -> Result
+) throws -> Result {
+    let server = try TestServer(limits: limits, maxBodyBytes: maxBodyBytes, api: api, clock: clock)
+    defer { server.stop() }
+    return try body(server)
+}
