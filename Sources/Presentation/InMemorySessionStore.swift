@@ -29,17 +29,18 @@ public final class InMemorySessionStore: SessionStore {
 
     public var count: Int { sessionCount.load(ordering: .relaxed) }
 
-    public func create(root: ScreenSpec, now: Date) throws(PresentationError) -> Session {
+    public func create(root: ScreenSpec, now: Date) throws(PresentationError) -> NewSession {
         try reserveSlot()
         for _ in 0..<Self.idAttempts {
-            let session = Session(id: makeID(), token: makeToken(), root: root, now: now)
+            let token = makeToken()
+            let session = Session(id: makeID(), token: token, root: root, now: now)
             let entry = SessionEntry(session: session)
             let inserted = shard(for: session.id).entries.withLock { entries in
                 guard entries[session.id] == nil else { return false }
                 entries[session.id] = entry
                 return true
             }
-            if inserted { return session }
+            if inserted { return NewSession(session: session, token: token) }
         }
         sessionCount.subtract(1, ordering: .relaxed)
         preconditionFailure("the session id generator returned ids in use \(Self.idAttempts) times in a row")

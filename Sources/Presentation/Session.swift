@@ -6,7 +6,8 @@ public import Foundation
 /// works on a copy, so a failed step never leaves a half-done change behind.
 public struct Session: Equatable, Sendable {
     public let id: SessionID
-    public let token: SessionToken
+    /// The digest of the bearer token; the token itself is not kept.
+    public private(set) var tokenDigest: SessionTokenDigest
     /// 1 right after creation; each successful `apply` adds exactly one.
     public private(set) var revision: Int
     public let createdAt: Date
@@ -25,7 +26,7 @@ public struct Session: Equatable, Sendable {
         let stackID = ids.stackID()
         let screen = Screen(id: ids.screenID(), spec: root)
         self.id = id
-        self.token = token
+        self.tokenDigest = SessionTokenDigest(of: token)
         self.revision = 1
         self.createdAt = now
         self.updatedAt = now
@@ -67,6 +68,13 @@ public struct Session: Equatable, Sendable {
         draft.history.append(events, keeping: limits.eventsKept)
         self = draft
         return Change(revision: change.revision, events: events, presented: change.presented)
+    }
+
+    /// Makes `token` the only one that opens this session, revoking the previous one.
+    ///
+    /// Not a navigation change: the revision stays, and no event is recorded.
+    public mutating func replaceToken(with token: SessionToken) {
+        tokenDigest = SessionTokenDigest(of: token)
     }
 
     /// The events after `revision`, oldest first; `.historyExpired` when some of them were trimmed.

@@ -3,7 +3,9 @@ public import Foundation
 /// Where sessions live: in memory now, durably later, behind the same promises.
 public protocol SessionStore: Sendable {
     /// A new session with a fresh id and token; `.tooManySessions(limit:)` when the store is full.
-    func create(root: ScreenSpec, now: Date) throws(PresentationError) -> Session
+    ///
+    /// The store keeps only the token's digest; the returned token is the caller's to hand out.
+    func create(root: ScreenSpec, now: Date) throws(PresentationError) -> NewSession
 
     /// A snapshot of the session, nil when there is none.
     func session(_ id: SessionID) -> Session?

@@ -9,7 +9,7 @@ extension PresentationAPI {
         let token = try presentedToken(request, allowQueryToken: allowQueryToken)
         let id = try sessionID(rawID)
         guard let session = store.session(id) else { throw PresentationError.sessionNotFound }
-        guard session.token.matches(token) else { throw APIError.unauthorized }
+        guard session.tokenDigest.matches(token) else { throw APIError.unauthorized }
         return session
     }
 

@@ -11,9 +11,10 @@ extension PresentationAPI {
         try fields.finish()
         let fingerprint = Fingerprint.of(route: "create", body: request.body)
         let create = { () throws -> ReplyCache.CreationReply in
-            let session = try self.store.create(root: root, now: self.now())
+            let created = try self.store.create(root: root, now: self.now())
+            let session = created.session
             var writer = JSONWriter()
-            writer.write(session: session, token: session.token)
+            writer.write(session: session, token: created.token)
             var response = HTTPResponse.json(writer.bytes, status: .created, revision: session.revision)
             response.headers.set("Location", "/v1/sessions/\(session.id.rawValue)")
             return ReplyCache.CreationReply(fingerprint: fingerprint, response: response)
@@ -58,7 +59,7 @@ extension PresentationAPI {
         let limits = store.limits
         let moment = now()
         let outcome = try store.update(id) { session -> MutationOutcome in
-            guard session.token.matches(token) else { throw APIError.unauthorized }
+            guard session.tokenDigest.matches(token) else { throw APIError.unauthorized }
             if let key, let previous = session.replies.reply(for: key) {
                 guard previous.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
                 return .replayed(previous)

@@ -8,7 +8,7 @@ struct StoreConcurrencyTests {
     @Test("Many threads pushing and popping one session: one revision per successful update, and a valid tree")
     func oneSession() throws {
         let store = IDSequence.store(limits: Limits(maxStackLength: 10))
-        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).id
+        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
         let log = ChangeLog()
         _ = store.watch(id, log.append)
         let successes = Atomic<Int>(0)
@@ -67,7 +67,7 @@ struct StoreConcurrencyTests {
     @Test("Different sessions are updated in parallel without mixing their changes")
     func manySessions() throws {
         let store = IDSequence.store()
-        let ids = try (0..<32).map { _ in try store.create(root: Fixture.spec("home"), now: Fixture.created).id }
+        let ids = try (0..<32).map { _ in try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id }
         DispatchQueue.concurrentPerform(iterations: ids.count * 4) { index in
             let id = ids[index % ids.count]
             for _ in 0..<25 {
@@ -87,7 +87,7 @@ struct StoreConcurrencyTests {
     @Test("Deleting while others update ends every update cleanly")
     func deleteDuringUpdates() throws {
         let store = IDSequence.store()
-        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).id
+        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
         let log = ChangeLog()
         _ = store.watch(id, log.append)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in

@@ -10,8 +10,10 @@ struct StoreTests {
     @Test("Creating a session stores it under the injected id and token")
     func create() throws {
         let store = IDSequence.store()
-        let session = try store.create(root: Fixture.spec("home"), now: Fixture.created)
-        #expect(session.id == IDSequence.id(1) && session.token == Fixture.token)
+        let created = try store.create(root: Fixture.spec("home"), now: Fixture.created)
+        let session = created.session
+        #expect(session.id == IDSequence.id(1) && created.token == Fixture.token)
+        #expect(session.tokenDigest == SessionTokenDigest(of: Fixture.token))
         #expect(session.revision == 1 && session.createdAt == Fixture.created)
         #expect(store.count == 1)
         #expect(store.session(session.id) == session)
@@ -22,7 +24,7 @@ struct StoreTests {
     @Test("An update commits the change and returns the body's value")
     func update() throws {
         let store = IDSequence.store()
-        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).id
+        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
         let change = try store.update(id) { session in
             try session.apply(Self.push, at: Fixture.time(of: 2), limits: store.limits)
         }
@@ -42,7 +44,7 @@ struct StoreTests {
     @Test("A throwing update leaves the stored session exactly as it was and tells no watcher")
     func throwingUpdate() throws {
         let store = IDSequence.store()
-        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).id
+        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
         let log = ChangeLog()
         let watch = try #require(store.watch(id, log.append))
         let before = store.session(id)
@@ -67,7 +69,7 @@ struct StoreTests {
     @Test("An update that keeps the revision is committed without telling watchers")
     func updateWithoutRevision() throws {
         let store = IDSequence.store()
-        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).id
+        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
         let log = ChangeLog()
         _ = store.watch(id, log.append)
         let reply = RecordedReply(fingerprint: [7], status: 409, body: Array("no".utf8), revision: 1)
@@ -81,7 +83,7 @@ struct StoreTests {
     @Test("Watchers hear each new revision and the deletion, and nothing after cancelling")
     func watchers() throws {
         let store = IDSequence.store()
-        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).id
+        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
         let first = ChangeLog()
         let second = ChangeLog()
         let firstWatch = try #require(store.watch(id, first.append))
@@ -98,7 +100,7 @@ struct StoreTests {
     @Test("A watcher may call back into the store")
     func reentrantWatcher() throws {
         let store = IDSequence.store()
-        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).id
+        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
         let log = ChangeLog()
         let watch = store.watch(id) { change in
             if case .revised = change, let session = store.session(id) {
@@ -113,7 +115,7 @@ struct StoreTests {
     @Test("A watcher can cancel its own watch from inside the call")
     func selfCancellingWatcher() throws {
         let store = IDSequence.store()
-        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).id
+        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
         let log = ChangeLog()
         let holder = WatchHolder()
         holder.set(
@@ -129,7 +131,7 @@ struct StoreTests {
     @Test("Deleting removes the session once, and a deleted session cannot be watched or updated")
     func delete() throws {
         let store = IDSequence.store()
-        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).id
+        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
         #expect(store.delete(id))
         #expect(!store.delete(id))
         #expect(store.count == 0)
@@ -147,8 +149,8 @@ struct StoreTests {
             try store.create(root: Fixture.spec("c"), now: Fixture.created)
         }
         #expect(store.count == 2)
-        #expect(store.delete(first.id))
-        #expect(try store.create(root: Fixture.spec("c"), now: Fixture.created).id == IDSequence.id(3))
+        #expect(store.delete(first.session.id))
+        #expect(try store.create(root: Fixture.spec("c"), now: Fixture.created).session.id == IDSequence.id(3))
         #expect(store.count == 2)
     }
 
@@ -157,8 +159,9 @@ struct StoreTests {
         let store = InMemorySessionStore()
         let first = try store.create(root: Fixture.spec("a"), now: Fixture.created)
         let second = try store.create(root: Fixture.spec("a"), now: Fixture.created)
-        #expect(first.id != second.id && first.token != second.token)
-        #expect(first.token.matches(first.token.rawValue) && !first.token.matches(second.token.rawValue))
+        #expect(first.session.id != second.session.id && first.token != second.token)
+        #expect(first.session.tokenDigest.matches(first.token.rawValue))
+        #expect(!first.session.tokenDigest.matches(second.token.rawValue))
     }
 }
 
