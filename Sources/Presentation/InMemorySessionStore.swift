@@ -77,6 +77,13 @@ public final class InMemorySessionStore: SessionStore {
         return true
     }
 
+    public func sessions(after: SessionID?, limit: Int) -> [Session] {
+        var ids = shards.flatMap { shard in shard.entries.withLock { Array($0.keys) } }
+        if let after { ids.removeAll { $0.rawValue <= after.rawValue } }
+        ids.sort { $0.rawValue < $1.rawValue }
+        return ids.lazy.compactMap { self.session($0) }.prefix(max(0, limit)).map { $0 }
+    }
+
     public func watch(_ id: SessionID, _ onChange: @escaping @Sendable (SessionChange) -> Void) -> Watch? {
         entry(id)?.addWatcher(onChange)
     }

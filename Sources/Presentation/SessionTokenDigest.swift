@@ -8,7 +8,12 @@ public struct SessionTokenDigest: Hashable, Sendable, CustomStringConvertible {
     public let bytes: [UInt8]
 
     public init(of token: SessionToken) {
-        bytes = SHA256.digest(token.rawValue.utf8)
+        self.init(hashing: token.rawValue)
+    }
+
+    /// The digest of any secret, such as an administrator's token read from a file.
+    public init(hashing secret: String) {
+        bytes = SHA256.digest(secret.utf8)
     }
 
     /// A digest read back from storage; nil unless it is 32 bytes.

@@ -154,6 +154,18 @@ struct StoreTests {
         #expect(store.count == 2)
     }
 
+    @Test("Listing pages through sessions in id order")
+    func listing() throws {
+        let store = IDSequence.store()
+        let ids = try (0..<5).map { _ in try store.create(root: Fixture.spec("a"), now: Fixture.created).session.id }
+        #expect(store.sessions(after: nil, limit: 2).map(\.id) == Array(ids[0..<2]))
+        #expect(store.sessions(after: ids[1], limit: 2).map(\.id) == Array(ids[2..<4]))
+        #expect(store.sessions(after: ids[3], limit: 10).map(\.id) == [ids[4]])
+        #expect(store.sessions(after: ids[4], limit: 10).isEmpty)
+        #expect(store.delete(ids[2]))
+        #expect(store.sessions(after: ids[1], limit: 1).map(\.id) == [ids[3]])
+    }
+
     @Test("Real ids and tokens are random by default")
     func defaultMakers() throws {
         let store = InMemorySessionStore()
