@@ -28,6 +28,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let tooManyRequests = HTTPStatus(rawValue: 429)
     public static let internalServerError = HTTPStatus(rawValue: 500)
     public static let serviceUnavailable = HTTPStatus(rawValue: 503)
+    public static let insufficientStorage = HTTPStatus(rawValue: 507)
 
     /// The standard reason phrase (RFC 9110), or "Unknown" for codes we never send.
     public var reasonPhrase: String {
@@ -52,6 +53,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
         case 429: "Too Many Requests"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"
+        case 507: "Insufficient Storage"
         default: "Unknown"
         }
     }

@@ -7,6 +7,14 @@ struct EventHistory: Hashable, Sendable {
     /// Every event of this revision and earlier has been dropped; 0 while nothing has.
     private(set) var droppedThrough = 0
 
+    init() {}
+
+    /// A history read back from a snapshot, which the caller has checked is in revision order.
+    init(restoring events: [Event], droppedThrough: Int) {
+        self.events = events
+        self.droppedThrough = droppedThrough
+    }
+
     mutating func append(_ new: [Event], keeping limit: Int) {
         events.append(contentsOf: new)
         guard events.count > max(limit, 0) else { return }

@@ -4,13 +4,17 @@ import Synchronization
 /// Sessions in memory, for one process: sharded so that different sessions never share a lock on the hot path.
 ///
 /// A shard's lock is held only to find, add or remove an entry; work on a session happens under
-/// that session's own lock (`SessionEntry`).
+/// that session's own lock (`SessionEntry`). Given a journal, the store is durable: every change
+/// is written through it before it is committed here, and reads never touch the disk.
 public final class InMemorySessionStore: SessionStore {
     public let limits: Limits
+    let journal: (any SessionJournal)?
+    /// The time that leases are measured against; injected so that expiry can be tested exactly.
+    let clock: @Sendable () -> Date
     private let makeID: @Sendable () -> SessionID
     private let makeToken: @Sendable () -> SessionToken
-    private let shards: [SessionShard]
-    private let sessionCount = Atomic<Int>(0)
+    let shards: [SessionShard]
+    let sessionCount = Atomic<Int>(0)
 
     private static let shardCount = 64
     /// Random ids never collide in practice; an injected generator that keeps colliding is a bug.
@@ -18,10 +22,14 @@ public final class InMemorySessionStore: SessionStore {
 
     public init(
         limits: Limits = .default,
+        journal: (any SessionJournal)? = nil,
+        clock: @escaping @Sendable () -> Date = Date.init,
         makeID: @escaping @Sendable () -> SessionID = SessionID.random,
         makeToken: @escaping @Sendable () -> SessionToken = SessionToken.random
     ) {
         self.limits = limits
+        self.journal = journal
+        self.clock = clock
         self.makeID = makeID
         self.makeToken = makeToken
         self.shards = (0..<Self.shardCount).map { _ in SessionShard() }
@@ -29,18 +37,72 @@ public final class InMemorySessionStore: SessionStore {
 
     public var count: Int { sessionCount.load(ordering: .relaxed) }
 
-    public func create(root: ScreenSpec, now: Date) throws(PresentationError) -> NewSession {
+    /// Bytes the journal holds; 0 without one.
+    public var storedBytes: Int { journal?.storedBytes ?? 0 }
+
+    public func create(root: ScreenSpec, timeToLive: Int?, now: Date) throws(PresentationError) -> NewSession {
+        try insertNew(timeToLive: timeToLive, now: now) { id, token in
+            Session(id: id, token: token, root: root, now: now)
+        }
+    }
+
+    public func importSession(_ snapshot: Session.Snapshot, timeToLive: Int?, now: Date) throws(PresentationError)
+        -> NewSession
+    {
+        // Checked once before taking a slot, so a bad document costs nothing; the id is only a placeholder.
+        _ = try Session(
+            id: makeID(), tokenDigest: SessionTokenDigest(of: makeToken()), restoring: snapshot, limits: limits)
+        return try insertNew(timeToLive: timeToLive, now: now) { id, token throws(PresentationError) in
+            try Session(id: id, tokenDigest: SessionTokenDigest(of: token), restoring: snapshot, limits: limits)
+        }
+    }
+
+    /// Adds a session read back from storage at start-up, as it was: no limit is checked and nothing written.
+    public func restore(_ session: Session, lease: SessionLease) {
+        let entry = SessionEntry(session: session, lease: lease)
+        shard(for: session.id).entries.withLock { entries in
+            if entries.updateValue(entry, forKey: session.id) == nil {
+                sessionCount.add(1, ordering: .relaxed)
+            }
+        }
+    }
+
+    /// Makes a session under a fresh id, writes it when there is a journal, and only then shows it.
+    private func insertNew(
+        timeToLive: Int?, now: Date, _ make: (SessionID, SessionToken) throws(PresentationError) -> Session
+    ) throws(PresentationError) -> NewSession {
+        if let journal, journal.storedBytes >= limits.maxStoredBytes {
+            throw .storageLimitReached(limit: limits.maxStoredBytes)
+        }
         try reserveSlot()
+        let lease = SessionLease(timeToLive: limits.timeToLive(requested: timeToLive), lastAccess: now)
         for _ in 0..<Self.idAttempts {
             let token = makeToken()
-            let session = Session(id: makeID(), token: token, root: root, now: now)
-            let entry = SessionEntry(session: session)
+            let session: Session
+            do {
+                session = try make(makeID(), token)
+            } catch {
+                sessionCount.subtract(1, ordering: .relaxed)
+                throw error
+            }
+            // Hidden (not open) until written: nobody knows the id yet, but a sweep must not see it.
+            let entry = SessionEntry(session: session, lease: lease, open: journal == nil)
             let inserted = shard(for: session.id).entries.withLock { entries in
                 guard entries[session.id] == nil else { return false }
                 entries[session.id] = entry
                 return true
             }
-            if inserted { return NewSession(session: session, token: token) }
+            guard inserted else { continue }
+            guard let journal else { return NewSession(session: session, token: token) }
+            do {
+                try journal.save(session, lease: lease)
+            } catch {
+                shard(for: session.id).entries.withLock { _ = $0.removeValue(forKey: session.id) }
+                sessionCount.subtract(1, ordering: .relaxed)
+                throw error
+            }
+            entry.open()
+            return NewSession(session: session, token: token)
         }
         sessionCount.subtract(1, ordering: .relaxed)
         preconditionFailure("the session id generator returned ids in use \(Self.idAttempts) times in a row")
@@ -59,19 +121,32 @@ public final class InMemorySessionStore: SessionStore {
     }
 
     public func session(_ id: SessionID) -> Session? {
-        entry(id)?.session
+        entry(id)?.session(at: clock())
+    }
+
+    /// The session's lease (its idle deadline), without counting as a use; nil when there is none.
+    public func lease(of id: SessionID) -> SessionLease? {
+        guard let entry = entry(id), entry.current != nil else { return nil }
+        return entry.lease
     }
 
     public func update<R>(_ id: SessionID, _ body: (inout Session) throws -> R) throws -> R {
         guard let entry = entry(id) else { throw PresentationError.sessionNotFound }
-        return try entry.update(body)
+        return try entry.update(at: clock(), journal: journal, body)
     }
 
-    public func delete(_ id: SessionID) -> Bool {
-        guard let entry = shard(for: id).entries.withLock({ $0.removeValue(forKey: id) }) else { return false }
+    public func delete(_ id: SessionID) throws(PresentationError) -> Bool {
+        guard let entry = entry(id) else { return false }
+        // Closing waits for an update under way on this session, so `.deleted` is the last word,
+        // and the row goes before the entry: a delete that cannot be written is not made.
+        guard let watchers = try entry.close({ () throws(PresentationError) in try journal?.remove([id]) }) else {
+            return false
+        }
+        shard(for: id).entries.withLock { entries in
+            if entries[id] === entry { entries.removeValue(forKey: id) }
+        }
         sessionCount.subtract(1, ordering: .relaxed)
-        // Closing waits for an update under way on this session, so `.deleted` is the last word.
-        for watch in entry.close() {
+        for watch in watchers {
             watch.tell(.deleted)
         }
         return true
@@ -81,18 +156,22 @@ public final class InMemorySessionStore: SessionStore {
         var ids = shards.flatMap { shard in shard.entries.withLock { Array($0.keys) } }
         if let after { ids.removeAll { $0.rawValue <= after.rawValue } }
         ids.sort { $0.rawValue < $1.rawValue }
-        return ids.lazy.compactMap { self.session($0) }.prefix(max(0, limit)).map { $0 }
+        // A listing is no use of the session: it must not keep it from expiring.
+        let now = clock()
+        return ids.lazy.compactMap { id in
+            self.entry(id).flatMap { entry in entry.lease.isExpired(at: now) ? nil : entry.current }
+        }.prefix(max(0, limit)).map { $0 }
     }
 
     public func watch(_ id: SessionID, _ onChange: @escaping @Sendable (SessionChange) -> Void) -> Watch? {
         entry(id)?.addWatcher(onChange)
     }
 
-    private func entry(_ id: SessionID) -> SessionEntry? {
+    func entry(_ id: SessionID) -> SessionEntry? {
         shard(for: id).entries.withLock { $0[id] }
     }
 
-    private func shard(for id: SessionID) -> SessionShard {
+    func shard(for id: SessionID) -> SessionShard {
         shards[Int(UInt(bitPattern: id.hashValue) % UInt(Self.shardCount))]
     }
 }

@@ -14,6 +14,12 @@ public struct Limits: Hashable, Sendable {
     public var maxSessions: Int
     /// Idempotency keys a session remembers.
     public var repliesKept: Int
+    /// Seconds a session lives without being read or changed, unless its creator asked for its own.
+    public var sessionTTL: Int
+    /// The longest idle time a creator may ask for; longer asks are cut to it.
+    public var maxSessionTTL: Int
+    /// Bytes a durable store may hold; past them new sessions are refused (existing ones go on).
+    public var maxStoredBytes: Int
 
     public init(
         maxStackLength: Int = 64,
@@ -22,7 +28,10 @@ public struct Limits: Hashable, Sendable {
         eventsKept: Int = 512,
         outcomesKept: Int = 256,
         maxSessions: Int = 100_000,
-        repliesKept: Int = 32
+        repliesKept: Int = 32,
+        sessionTTL: Int = 86_400,
+        maxSessionTTL: Int = 7 * 86_400,
+        maxStoredBytes: Int = 1 << 30
     ) {
         self.maxStackLength = maxStackLength
         self.maxPresentationDepth = maxPresentationDepth
@@ -31,7 +40,15 @@ public struct Limits: Hashable, Sendable {
         self.outcomesKept = outcomesKept
         self.maxSessions = maxSessions
         self.repliesKept = repliesKept
+        self.sessionTTL = sessionTTL
+        self.maxSessionTTL = maxSessionTTL
+        self.maxStoredBytes = maxStoredBytes
     }
 
     public static let `default` = Limits()
+
+    /// The idle time a session gets when its creator asks for `requested` seconds (nil: the default).
+    public func timeToLive(requested: Int?) -> Int {
+        min(max(requested ?? sessionTTL, 1), maxSessionTTL)
+    }
 }

@@ -24,6 +24,14 @@ public enum PresentationError: Error, Hashable, Sendable {
     case batchTooLarge(limit: Int)
     case emptyBatch
     case tooManySessions(limit: Int)
+    /// The store holds `limit` bytes or more; existing sessions go on, new ones wait.
+    case storageLimitReached(limit: Int)
+    /// The disk is full: the change was not written and the session is as it was.
+    case storageFull
+    /// Storage failed otherwise (an I/O error, a read-only disk): nothing was written.
+    case storageFailed(String)
+    /// A snapshot (stored or imported) breaks an invariant; the reason names it.
+    case invalidSnapshot(String)
     /// Events after the asked revision were trimmed; `oldest` is the earliest revision one can still ask events after.
     case historyExpired(oldest: Int)
     case revisionAhead(current: Int)

@@ -15,6 +15,18 @@ public struct ReplyLog: Hashable, Sendable {
 
     public var count: Int { entries.count }
 
+    /// Every kept reply and its key, oldest first: what storage writes down.
+    public var recorded: [(key: String, reply: RecordedReply)] {
+        entries.map { ($0.key, $0.reply) }
+    }
+
+    /// A log read back from storage, oldest first; a later reply under a repeated key wins.
+    public init(restoring recorded: [(key: String, reply: RecordedReply)]) {
+        for (key, reply) in recorded {
+            record(reply, for: key, keeping: .max)
+        }
+    }
+
     public func reply(for key: String) -> RecordedReply? {
         entries.first { $0.key == key }?.reply
     }

@@ -36,6 +36,23 @@ public struct Session: Equatable, Sendable {
             [Event(revision: 1, time: now, kind: .rootSet(screen: screen.id, stack: stackID))], keeping: .max)
     }
 
+    /// A session from parts that `init(id:tokenDigest:restoring:limits:)` has already checked.
+    init(
+        id: SessionID, tokenDigest: SessionTokenDigest, revision: Int, createdAt: Date, updatedAt: Date,
+        replies: ReplyLog, chain: Chain, ids: IDCounter, history: EventHistory, outcomes: OutcomeLog
+    ) {
+        self.id = id
+        self.tokenDigest = tokenDigest
+        self.revision = revision
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.replies = replies
+        self.chain = chain
+        self.ids = ids
+        self.history = history
+        self.outcomes = outcomes
+    }
+
     /// The root stack, with every presentation nested inside it.
     public var root: Stack { chain.root }
 

@@ -1,34 +1,66 @@
+import Foundation
 import Synchronization
 
-/// One stored session and its watchers, behind a lock of its own so that sessions never wait on each other.
+/// One stored session, its lease and its watchers, behind a lock of its own so that sessions never wait on each other.
+///
+/// With a journal, a change is written under this lock before it is committed here: a change
+/// that cannot be written is not made, and two changes of one session reach the disk in order.
 final class SessionEntry: Sendable {
     private struct State {
         var session: Session
+        var lease: SessionLease
+        /// The last access the journal has; reads move `lease.lastAccess` past it without writing.
+        var persistedAccess: Date
         /// By registration number, so watchers are told in the order they registered.
         var watchers: [Int: Watch] = [:]
         var nextWatcher = 0
-        /// Set by `close()`: a caller that found the entry just before deletion must not use it.
-        var closed = false
+        /// True until a new session is written, and after deletion or expiry: the entry is then no session.
+        var closed: Bool
     }
 
     private let state: Mutex<State>
 
-    init(session: Session) {
-        state = Mutex(State(session: session))
+    /// `open: false` for a session being created, which `open()` shows once it is written.
+    init(session: Session, lease: SessionLease, open: Bool = true) {
+        state = Mutex(State(session: session, lease: lease, persistedAccess: lease.lastAccess, closed: !open))
     }
 
-    var session: Session? {
+    func open() {
+        state.withLock { $0.closed = false }
+    }
+
+    /// The session unless closed or expired at `now`; a read keeps the session alive.
+    func session(at now: Date) -> Session? {
+        state.withLock { state in
+            guard !state.closed, !state.lease.isExpired(at: now) else { return nil }
+            state.lease.lastAccess = max(state.lease.lastAccess, now)
+            return state.session
+        }
+    }
+
+    /// The session as it is, without counting as a use (listings, the sweep).
+    var current: Session? {
         state.withLock { $0.closed ? nil : $0.session }
     }
 
-    /// Runs `body` on a copy of the session and commits the copy only if `body` returns.
-    func update<R>(_ body: (inout Session) throws -> R) throws -> R {
+    var lease: SessionLease {
+        state.withLock { $0.lease }
+    }
+
+    /// Runs `body` on a copy of the session and commits the copy only if `body` returns and,
+    /// with a journal, the copy is written.
+    func update<R>(at now: Date, journal: (any SessionJournal)?, _ body: (inout Session) throws -> R) throws -> R {
         var result: R?
         let notice = try state.withLock { state throws -> (watchers: [Watch], revision: Int)? in
-            guard !state.closed else { throw PresentationError.sessionNotFound }
+            guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
+            state.lease.lastAccess = max(state.lease.lastAccess, now)
             var draft = state.session
             result = try body(&draft)
             let revised = draft.revision != state.session.revision
+            if let journal, revised || draft != state.session {
+                try journal.save(draft, lease: state.lease)
+                state.persistedAccess = state.lease.lastAccess
+            }
             state.session = draft
             return revised ? (Self.ordered(state.watchers), draft.revision) : nil
         }
@@ -57,12 +89,38 @@ final class SessionEntry: Sendable {
         state.withLock { _ = $0.watchers.removeValue(forKey: key) }
     }
 
-    /// Marks the entry deleted and hands back its watchers, for the caller to tell outside the lock.
-    func close() -> [Watch] {
-        state.withLock { state in
+    /// Marks the entry deleted once `remove` (the journal's, when there is one) succeeds, and
+    /// hands back its watchers for the caller to tell outside the lock; nil when already closed.
+    func close(_ remove: () throws(PresentationError) -> Void) throws(PresentationError) -> [Watch]? {
+        try state.withLock { state throws(PresentationError) -> [Watch]? in
+            guard !state.closed else { return nil }
+            try remove()
             state.closed = true
             defer { state.watchers = [:] }
             return Self.ordered(state.watchers)
+        }
+    }
+
+    /// Closes the entry if its lease ran out by `now`, handing back its watchers; nil when it is alive.
+    func closeIfExpired(at now: Date) -> [Watch]? {
+        state.withLock { state in
+            guard !state.closed, state.lease.isExpired(at: now) else { return nil }
+            state.closed = true
+            defer { state.watchers = [:] }
+            return Self.ordered(state.watchers)
+        }
+    }
+
+    /// The lease when reads have moved it past what the journal has, for a batched touch.
+    var unwrittenLease: SessionLease? {
+        state.withLock { state in
+            state.closed || state.lease.lastAccess <= state.persistedAccess ? nil : state.lease
+        }
+    }
+
+    func markWritten(_ lease: SessionLease) {
+        state.withLock { state in
+            state.persistedAccess = max(state.persistedAccess, lease.lastAccess)
         }
     }
 

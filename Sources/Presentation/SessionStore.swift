@@ -1,24 +1,36 @@
 public import Foundation
 
-/// Where sessions live: in memory now, durably later, behind the same promises.
+/// Where sessions live: in memory, and on disk when the store has a journal, behind the same promises.
 public protocol SessionStore: Sendable {
     /// A new session with a fresh id and token; `.tooManySessions(limit:)` when the store is full.
     ///
     /// The store keeps only the token's digest; the returned token is the caller's to hand out.
-    func create(root: ScreenSpec, now: Date) throws(PresentationError) -> NewSession
+    ///
+    /// The session lives `timeToLive` seconds unused (nil: `limits.sessionTTL`; capped at
+    /// `limits.maxSessionTTL`). A durable store returns once the session is on disk; past
+    /// `limits.maxStoredBytes` it refuses with `.storageLimitReached(limit:)`.
+    func create(root: ScreenSpec, timeToLive: Int?, now: Date) throws(PresentationError) -> NewSession
+
+    /// A new session, with a fresh id and token, holding what `snapshot` holds once it passes
+    /// every check of `Session(id:tokenDigest:restoring:limits:)` (`.invalidSnapshot` otherwise).
+    func importSession(_ snapshot: Session.Snapshot, timeToLive: Int?, now: Date) throws(PresentationError)
+        -> NewSession
 
     /// A snapshot of the session, nil when there is none.
     func session(_ id: SessionID) -> Session?
 
     /// Runs `body` on the session under that session's lock (other sessions proceed in parallel).
     ///
-    /// Changes made by `body` are committed only if it returns normally; if it throws, the stored
-    /// session is left exactly as it was. Watchers are told after the lock is released, only when
-    /// the revision changed. Throws `PresentationError.sessionNotFound` when there is no such session.
+    /// Changes made by `body` are committed only if it returns normally and, in a durable store,
+    /// only once they are on disk (`.storageFull`, `.storageFailed` otherwise); if anything throws,
+    /// the stored session is left exactly as it was. Watchers are told after the lock is released,
+    /// only when the revision changed. Throws `PresentationError.sessionNotFound` when there is no
+    /// such session, or it expired.
     func update<R>(_ id: SessionID, _ body: (inout Session) throws -> R) throws -> R
 
-    /// Removes the session and tells its watchers `.deleted`; false when there was none.
-    func delete(_ id: SessionID) -> Bool
+    /// Removes the session (from disk too, before it returns) and tells its watchers `.deleted`;
+    /// false when there was none. When the removal cannot be written the session stays.
+    func delete(_ id: SessionID) throws(PresentationError) -> Bool
 
     /// Calls `onChange` after each change of the session until the watch is cancelled;
     /// nil when there is no such session.
@@ -32,4 +44,11 @@ public protocol SessionStore: Sendable {
     var count: Int { get }
 
     var limits: Limits { get }
+}
+
+extension SessionStore {
+    /// A new session that lives the default time-to-live.
+    public func create(root: ScreenSpec, now: Date) throws(PresentationError) -> NewSession {
+        try create(root: root, timeToLive: nil, now: now)
+    }
 }

@@ -42,7 +42,7 @@ extension PresentationAPI {
 
     func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let session = try authorizedSession(id, request)
-        guard store.delete(session.id) else { throw PresentationError.sessionNotFound }
+        guard try store.delete(session.id) else { throw PresentationError.sessionNotFound }
         return HTTPResponse(status: .noContent)
     }
 

@@ -131,6 +131,24 @@ struct ProblemDetails: Sendable {
             self.init(limit: limit, code: "too_many_sessions", detail: "the server holds its maximum of \(limit) sessions")
             status = .serviceUnavailable
             headers.set("Retry-After", "60")
+        case .storageLimitReached(let limit):
+            self.init(
+                limit: limit, code: "storage_limit_reached",
+                detail: "the server stores its maximum of \(limit) bytes; existing sessions keep working")
+            status = .serviceUnavailable
+            headers.set("Retry-After", "60")
+        case .storageFull:
+            self.init(
+                status: .insufficientStorage, code: "storage_full",
+                detail: "the server's disk is full; nothing was changed, retry later")
+            headers.set("Retry-After", "60")
+        case .storageFailed(let reason):
+            self.init(
+                status: .serviceUnavailable, code: "storage_failed",
+                detail: "the change could not be written, so it was not made: \(reason)")
+            headers.set("Retry-After", "5")
+        case .invalidSnapshot(let reason):
+            self.init(status: .unprocessableContent, code: "invalid_document", detail: reason)
         case .historyExpired(let oldest):
             self.init(
                 status: .gone, code: "history_expired",

@@ -92,7 +92,7 @@ struct StoreConcurrencyTests {
         _ = store.watch(id, log.append)
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             if thread == 0 {
-                #expect(store.delete(id))
+                #expect(try store.delete(id))
                 return
             }
             for _ in 0..<100 {

@@ -92,7 +92,7 @@ struct StoreTests {
         firstWatch.cancel()
         firstWatch.cancel()
         try store.update(id) { _ = try $0.apply(Self.push, at: Fixture.time(of: 3), limits: store.limits) }
-        #expect(store.delete(id))
+        #expect(try store.delete(id))
         #expect(first.all == [.revised(2)])
         #expect(second.all == [.revised(2), .revised(3), .deleted])
     }
@@ -132,8 +132,8 @@ struct StoreTests {
     func delete() throws {
         let store = IDSequence.store()
         let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
-        #expect(store.delete(id))
-        #expect(!store.delete(id))
+        #expect(try store.delete(id))
+        #expect(try !store.delete(id))
         #expect(store.count == 0)
         #expect(store.session(id) == nil)
         #expect(store.watch(id, { _ in }) == nil)
@@ -149,7 +149,7 @@ struct StoreTests {
             try store.create(root: Fixture.spec("c"), now: Fixture.created)
         }
         #expect(store.count == 2)
-        #expect(store.delete(first.session.id))
+        #expect(try store.delete(first.session.id))
         #expect(try store.create(root: Fixture.spec("c"), now: Fixture.created).session.id == IDSequence.id(3))
         #expect(store.count == 2)
     }
@@ -162,7 +162,7 @@ struct StoreTests {
         #expect(store.sessions(after: ids[1], limit: 2).map(\.id) == Array(ids[2..<4]))
         #expect(store.sessions(after: ids[3], limit: 10).map(\.id) == [ids[4]])
         #expect(store.sessions(after: ids[4], limit: 10).isEmpty)
-        #expect(store.delete(ids[2]))
+        #expect(try store.delete(ids[2]))
         #expect(store.sessions(after: ids[1], limit: 1).map(\.id) == [ids[3]])
     }
 

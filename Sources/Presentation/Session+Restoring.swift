@@ -1,0 +1,146 @@
+import Foundation
+
+extension Session {
+    /// A session rebuilt from a snapshot (read back from disk, or imported), checked against every
+    /// invariant the operations keep and against `limits`; `.invalidSnapshot` says what is wrong.
+    ///
+    /// History, outcomes and replies longer than `limits` keeps are trimmed from the oldest, as the
+    /// operations would have; everything else beyond a limit is refused.
+    public init(
+        id: SessionID,
+        tokenDigest: SessionTokenDigest,
+        restoring snapshot: Snapshot,
+        limits: Limits
+    ) throws(PresentationError) {
+        guard snapshot.revision >= 1 else { throw .invalidSnapshot("the revision must be 1 or more") }
+        guard snapshot.createdAt <= snapshot.updatedAt else {
+            throw .invalidSnapshot("updatedAt is earlier than createdAt")
+        }
+        var numbers = IssuedNumbers(last: snapshot.lastIssuedID)
+        let chain = try Self.chain(from: snapshot.root, revision: snapshot.revision, limits: limits, numbers: &numbers)
+        try Self.checkEvents(snapshot.events, droppedThrough: snapshot.eventsDroppedThrough, revision: snapshot.revision)
+        var history = EventHistory(restoring: snapshot.events, droppedThrough: snapshot.eventsDroppedThrough)
+        history.append([], keeping: limits.eventsKept)
+        for outcome in snapshot.outcomes {
+            try Self.check(outcome, openIn: chain)
+        }
+        var replies = ReplyLog()
+        for (key, reply) in snapshot.replies.recorded {
+            replies.record(reply, for: key, keeping: limits.repliesKept)
+        }
+        self.init(
+            id: id, tokenDigest: tokenDigest, revision: snapshot.revision, createdAt: snapshot.createdAt,
+            updatedAt: snapshot.updatedAt, replies: replies, chain: chain,
+            ids: IDCounter(lastIssued: snapshot.lastIssuedID), history: history,
+            outcomes: OutcomeLog(restoring: snapshot.outcomes, keeping: limits.outcomesKept))
+    }
+
+    /// Takes the nested tree apart into a chain, checking each stack and presentation on the way up.
+    private static func chain(
+        from root: Stack, revision: Int, limits: Limits, numbers: inout IssuedNumbers
+    ) throws(PresentationError) -> Chain {
+        var stacks: [Stack] = []
+        var links: [Chain.Link] = []
+        var next: Stack? = root
+        while let stack = next {
+            next = nil
+            try numbers.claim(stack.id.rawValue, prefix: "k")
+            guard stack.path.count <= limits.maxStackLength else {
+                throw .invalidSnapshot("stack \(stack.id) holds more than \(limits.maxStackLength) screens")
+            }
+            for screen in stack.path {
+                try numbers.claim(screen.id.rawValue, prefix: "s")
+                if let result = screen.result, !(1...revision).contains(result.revision) {
+                    throw .invalidSnapshot("the result of screen \(screen.id) names revision \(result.revision)")
+                }
+            }
+            var bare = stack
+            bare.presentation = nil
+            stacks.append(bare)
+            guard let presentation = stack.presentation else { break }
+            try numbers.claim(presentation.id.rawValue, prefix: "p")
+            guard presentation.presentedBy == stack.top.id else {
+                throw .invalidSnapshot("presentation \(presentation.id) must be presented by \(stack.top.id), the top of its stack")
+            }
+            guard links.count < limits.maxPresentationDepth else {
+                throw .invalidSnapshot("more than \(limits.maxPresentationDepth) presentations are stacked")
+            }
+            switch presentation.content {
+            case .alert(let alert):
+                guard presentation.style == .alert else {
+                    throw .invalidSnapshot("presentation \(presentation.id) holds an alert but has style \(presentation.style.rawValue)")
+                }
+                links.append(Chain.Link(id: presentation.id, style: .alert, presentedBy: presentation.presentedBy, body: .alert(alert)))
+            case .stack(let inner, let navigation):
+                guard presentation.style != .alert else {
+                    throw .invalidSnapshot("alert \(presentation.id) holds a stack")
+                }
+                guard navigation || inner.path.count == 1 else {
+                    throw .invalidSnapshot("stack \(inner.id) was presented without navigation but holds several screens")
+                }
+                links.append(
+                    Chain.Link(
+                        id: presentation.id, style: presentation.style, presentedBy: presentation.presentedBy,
+                        body: .stack(navigation: navigation)))
+                next = inner
+            }
+        }
+        var chain = Chain(root: stacks[0])
+        for (index, link) in links.enumerated() {
+            chain.present(link, holding: index + 1 < stacks.count ? stacks[index + 1] : nil)
+        }
+        return chain
+    }
+
+    /// Events in revision order, every kept revision present, none after the current one.
+    private static func checkEvents(_ events: [Event], droppedThrough: Int, revision: Int) throws(PresentationError) {
+        // A revision with more events than are kept is dropped whole, so the current one may be too.
+        guard (0...revision).contains(droppedThrough) else {
+            throw .invalidSnapshot("eventsDroppedThrough must be from 0 to \(revision)")
+        }
+        var expected = droppedThrough + 1
+        for event in events {
+            if event.revision == expected {
+                expected += 1
+            } else if event.revision != expected - 1 || expected == droppedThrough + 1 {
+                throw .invalidSnapshot("events must cover revisions \(droppedThrough + 1) to \(revision) in order, each at least once")
+            }
+        }
+        guard expected == revision + 1 else {
+            throw .invalidSnapshot("events must cover revisions \(droppedThrough + 1) to \(revision) in order, each at least once")
+        }
+    }
+
+    /// A closed presentation's outcome: not one still open, and a result only when dismissed.
+    private static func check(_ outcome: PresentationOutcome, openIn chain: Chain) throws(PresentationError) {
+        guard outcome.status != .presented else {
+            throw .invalidSnapshot("outcome \(outcome.id) is not closed; open presentations are in the tree")
+        }
+        guard !chain.links.contains(where: { $0.id == outcome.id }) else {
+            throw .invalidSnapshot("presentation \(outcome.id) is open and closed at once")
+        }
+        guard (outcome.status == .dismissed) == (outcome.result != nil) else {
+            throw .invalidSnapshot("outcome \(outcome.id): only a dismissed presentation has a result")
+        }
+    }
+}
+
+/// The id numbers a restored tree uses: each once, none beyond what the counter issued, so new ids never collide.
+private struct IssuedNumbers {
+    let last: Int
+    var seen: Set<Int> = []
+
+    init(last: Int) {
+        self.last = last
+    }
+
+    /// Checks that `id` is `prefix` and a number the counter issued, not used before in the tree.
+    mutating func claim(_ id: String, prefix: Character) throws(PresentationError) {
+        guard id.first == prefix, let number = Int(id.dropFirst()), number >= 1, String(number) == String(id.dropFirst())
+        else {
+            throw .invalidSnapshot("\(id) is not an id this server issues (\(prefix) and a number)")
+        }
+        guard number <= last else { throw .invalidSnapshot("\(id) is beyond lastIssuedID \(last)") }
+        guard seen.insert(number).inserted else { throw .invalidSnapshot("the id number of \(id) is used twice") }
+    }
+}

@@ -1,0 +1,57 @@
+public import Foundation
+
+extension Session {
+    /// Everything a session holds but its id and token digest, as public values: what storage
+    /// writes to disk and an export hands out, and what `init(id:tokenDigest:restoring:limits:)`
+    /// checks and takes back.
+    ///
+    /// A snapshot is plain data; nothing about it is trusted until a session is restored from it.
+    public struct Snapshot: Hashable, Sendable {
+        /// 1 right after creation.
+        public var revision: Int
+        public var createdAt: Date
+        public var updatedAt: Date
+        /// The tree, nested from the root stack.
+        public var root: Stack
+        /// The last number the session's one id counter issued (screens, stacks and presentations share it).
+        public var lastIssuedID: Int
+        /// The kept events, oldest first.
+        public var events: [Event]
+        /// Every event of this revision and earlier was dropped; 0 while nothing was.
+        public var eventsDroppedThrough: Int
+        /// What became of closed presentations, oldest first.
+        public var outcomes: [PresentationOutcome]
+        /// Replies kept for idempotency keys, oldest first.
+        public var replies: ReplyLog
+
+        public init(
+            revision: Int,
+            createdAt: Date,
+            updatedAt: Date,
+            root: Stack,
+            lastIssuedID: Int,
+            events: [Event],
+            eventsDroppedThrough: Int,
+            outcomes: [PresentationOutcome],
+            replies: ReplyLog = ReplyLog()
+        ) {
+            self.revision = revision
+            self.createdAt = createdAt
+            self.updatedAt = updatedAt
+            self.root = root
+            self.lastIssuedID = lastIssuedID
+            self.events = events
+            self.eventsDroppedThrough = eventsDroppedThrough
+            self.outcomes = outcomes
+            self.replies = replies
+        }
+    }
+
+    /// This session as plain values, for storage and export.
+    public var snapshot: Snapshot {
+        Snapshot(
+            revision: revision, createdAt: createdAt, updatedAt: updatedAt, root: root,
+            lastIssuedID: ids.lastIssued, events: history.events, eventsDroppedThrough: history.droppedThrough,
+            outcomes: outcomes.all, replies: replies)
+    }
+}

@@ -1,0 +1,21 @@
+/// Where a store writes what it commits, so that sessions outlive the process (SessionStorage's SQLite file).
+///
+/// The store calls it under the session's lock, before a change becomes visible: when `save` or
+/// `remove` returns, what it was given is on disk; when it throws, nothing of it was written and
+/// the store keeps the session exactly as it was. Calls for different sessions may come from many
+/// threads at once, which is what lets a journal commit them together.
+public protocol SessionJournal: Sendable {
+    /// Writes `session` (new or changed) and its lease; returns once that is durable.
+    func save(_ session: Session, lease: SessionLease) throws(PresentationError)
+
+    /// Removes sessions; returns once that is durable.
+    func remove(_ ids: [SessionID]) throws(PresentationError)
+
+    /// Records later last-access times, so that idle deadlines survive a restart closely.
+    ///
+    /// Reads are not promised to anyone, so this is batched by the caller and may be lost in a crash.
+    func touch(_ leases: [SessionID: SessionLease]) throws(PresentationError)
+
+    /// Bytes of stored sessions, for the store's `maxStoredBytes`.
+    var storedBytes: Int { get }
+}

@@ -1,0 +1,18 @@
+public import Foundation
+
+/// How long a session may sit unused, and when it was last used: together, when it expires.
+public struct SessionLease: Hashable, Sendable {
+    /// Seconds of idleness after which the session is gone.
+    public var timeToLive: Int
+    /// The last read or change.
+    public var lastAccess: Date
+
+    public init(timeToLive: Int, lastAccess: Date) {
+        self.timeToLive = timeToLive
+        self.lastAccess = lastAccess
+    }
+
+    public var expiry: Date { lastAccess.addingTimeInterval(TimeInterval(timeToLive)) }
+
+    public func isExpired(at now: Date) -> Bool { now >= expiry }
+}
