@@ -23,5 +23,15 @@ test: deps
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) test --skip-build
 
+# The benchmark: our server beside libmicrohttpd's reference server (../shared/bench),
+# ratios in one run (bench/run; a few minutes). Results go to bench-results/.
+.PHONY: bench bench-smoke
+bench: deps
+	bench/run
+
+# The same machinery for one second per workload, as CI runs it; it never judges a speed.
+bench-smoke: deps
+	bench/run --smoke
+
 clean:
 	rm -rf .build

@@ -1,0 +1,467 @@
+#!/usr/bin/env python3
+"""Many-connection clients for `bench/run`: session setup, idle SSE subscribers, fan-out.
+
+wrk drives request rates; what it cannot do is hold thousands of idle event streams or
+time one event's arrival at a thousand of them, so that is done here, with the standard
+library only (one epoll loop, raw sockets, loopback). Every subcommand prints one JSON
+object on stdout and exits non-zero when the server does not behave, so the smoke run
+fails when the machinery breaks. Two server kinds: `ours` (bearer tokens, batch, sheets)
+and `c` (the libmicrohttpd reference server in shared/bench/mhd-c: no auth, push/pop only).
+"""
+import argparse
+import http.client
+import json
+import os
+import platform
+import selectors
+import socket
+import sys
+import time
+from urllib.parse import urlsplit
+
+SCREEN_PARAMS = {"itemId": "100042", "title": "Bench item", "source": "bench", "variant": "b"}
+
+
+def fail(message):
+    print(f"clients.py: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def host_port(base):
+    parts = urlsplit(base)
+    return parts.hostname, parts.port
+
+
+def request(conn, method, path, body=None, token=None, headers=None):
+    all_headers = dict(headers or {})
+    if body is not None:
+        all_headers["Content-Type"] = "application/json"
+    if token:
+        all_headers["Authorization"] = f"Bearer {token}"
+    conn.request(method, path, body=None if body is None else json.dumps(body), headers=all_headers)
+    response = conn.getresponse()
+    data = response.read()
+    return response.status, data, response
+
+
+def create_session(conn, kind):
+    """A session of a 3-screen stack and a sheet (ours) or a 3-screen stack (c); (id, token)."""
+    status, data, _ = request(conn, "POST", "/v1/sessions",
+                              {"root": {"screen": "inbox", "title": "Inbox", "params": {"folder": "all"}}})
+    if status != 201:
+        fail(f"POST /v1/sessions answered {status}: {data[:200]!r}")
+    created = json.loads(data)
+    sid, token = created["id"], created.get("token")
+    if kind == "ours":
+        batch = {"operations": [
+            {"op": "push", "screen": "message", "title": "Message", "params": SCREEN_PARAMS},
+            {"op": "push", "screen": "detail", "params": SCREEN_PARAMS},
+            {"op": "present", "style": "sheet", "screen": "compose", "title": "New message",
+             "params": {"draft": "d1"}},
+        ]}
+        status, data, _ = request(conn, "POST", f"/v1/sessions/{sid}/batch", batch, token)
+        if status != 200:
+            fail(f"batch answered {status}: {data[:200]!r}")
+    else:
+        for _ in range(2):
+            status, data, _ = request(conn, "POST", f"/v1/sessions/{sid}/push",
+                                      {"screen": "detail", "params": SCREEN_PARAMS})
+            if status != 200:
+                fail(f"push answered {status}: {data[:200]!r}")
+    return sid, token
+
+
+def cmd_setup(args):
+    """Creates sessions for the wrk workloads and writes "id token" lines."""
+    host, port = host_port(args.base)
+    conn = http.client.HTTPConnection(host, port, timeout=10)
+    with open(args.out, "w") as out:
+        for _ in range(args.sessions):
+            sid, token = create_session(conn, args.kind)
+            out.write(f"{sid} {token or ''}\n")
+    status, data, _ = request(conn, "GET", f"/v1/sessions/{sid}", token=token)
+    if status != 200:
+        fail(f"GET /v1/sessions/{sid} answered {status}")
+    print(json.dumps({"sessions": args.sessions, "tree_bytes": len(data)}))
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    fail(f"no VmRSS for pid {pid}")
+
+
+def cpu_seconds(pid):
+    """utime + stime of the whole process (every thread), in seconds."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Subscriber:
+    """One event stream on a raw non-blocking socket; counts the `data:` lines it has seen."""
+
+    def __init__(self, host, port, path, token):
+        self.sock = socket.create_connection((host, port), timeout=10)
+        self.sock.setblocking(False)
+        auth = f"Authorization: Bearer {token}\r\n" if token else ""
+        self.request = (f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n{auth}\r\n").encode()
+        self.sent = 0
+        self.headers_done = False
+        self.status = None
+        self.tail = b""
+        self.messages = 0
+        self.closed = False
+        self.pending = b""
+
+    def send_request(self):
+        while self.sent < len(self.request):
+            try:
+                self.sent += self.sock.send(self.request[self.sent:])
+            except BlockingIOError:
+                return False
+        return True
+
+    def on_readable(self):
+        """Reads what is there; returns the number of new messages with data."""
+        new = 0
+        while True:
+            try:
+                chunk = self.sock.recv(65536)
+            except BlockingIOError:
+                break
+            except ConnectionError:
+                self.closed = True
+                break
+            if not chunk:
+                self.closed = True
+                break
+            if not self.headers_done:
+                self.pending += chunk
+                end = self.pending.find(b"\r\n\r\n")
+                if end < 0:
+                    continue
+                head = self.pending[:end].decode("latin-1")
+                self.status = int(head.split(" ", 2)[1])
+                self.headers_done = True
+                chunk = self.pending[end + 4:]
+                self.pending = b""
+            data = self.tail + chunk
+            new += data.count(b"\ndata:") + (1 if data.startswith(b"data:") else 0)
+            self.tail = data[-8:]
+        self.messages += new
+        return new
+
+
+def open_subscribers(host, port, targets, selector, deadline):
+    """Opens one stream per (path, token); returns them once every one has its headers."""
+    subscribers = []
+    for path, token in targets:
+        sub = Subscriber(host, port, path, token)
+        subscribers.append(sub)
+        if not sub.send_request():
+            fail("could not send a subscription request")
+        selector.register(sub.sock, selectors.EVENT_READ, sub)
+        # Read as we go so the server is never handed thousands of unread answers at once.
+        if len(subscribers) % 200 == 0:
+            pump(selector, 0)
+    while not all(s.headers_done for s in subscribers):
+        if time.monotonic() > deadline:
+            done = sum(s.headers_done for s in subscribers)
+            fail(f"only {done} of {len(subscribers)} event streams opened")
+        pump(selector, 0.1)
+    bad = [s.status for s in subscribers if s.status != 200]
+    if bad:
+        fail(f"{len(bad)} event streams answered {bad[0]} instead of 200")
+    return subscribers
+
+
+def pump(selector, timeout):
+    """One epoll round: returns [(subscriber, new messages, time seen)]."""
+    seen = []
+    for key, _ in selector.select(timeout):
+        sub = key.data
+        new = sub.on_readable()
+        now = time.monotonic()
+        if sub.closed:
+            selector.unregister(sub.sock)
+        if new:
+            seen.append((sub, new, now))
+    return seen
+
+
+def event_path(kind, sid):
+    return f"/v1/sessions/{sid}/events"
+
+
+def read_ids(path):
+    pairs = []
+    with open(path) as ids:
+        for line in ids:
+            parts = line.split()
+            if parts:
+                pairs.append((parts[0], parts[1] if len(parts) > 1 else None))
+    if not pairs:
+        fail(f"{path} holds no sessions")
+    return pairs
+
+
+def cmd_subscribers(args):
+    """RSS per idle subscriber, and the server's CPU while they idle."""
+    host, port = host_port(args.base)
+    sessions = read_ids(args.ids)
+    selector = selectors.DefaultSelector()
+    time.sleep(0.5)
+    before = rss_kib(args.pid)
+    targets = [(event_path(args.kind, sid), token)
+               for sid, token in (sessions[i % len(sessions)] for i in range(args.subscribers))]
+    started = time.monotonic()
+    subscribers = open_subscribers(host, port, targets, selector, started + 120)
+    opened = time.monotonic() - started
+    time.sleep(1.0)
+    pump(selector, 0)
+    after = rss_kib(args.pid)
+    cpu0, t0 = cpu_seconds(args.pid), time.monotonic()
+    while time.monotonic() - t0 < args.idle_seconds:
+        pump(selector, 0.2)
+    cpu1, t1 = cpu_seconds(args.pid), time.monotonic()
+    alive = sum(not s.closed for s in subscribers)
+    if alive != len(subscribers):
+        fail(f"{len(subscribers) - alive} event streams closed while idle")
+    print(json.dumps({
+        "subscribers": len(subscribers),
+        "open_seconds": round(opened, 2),
+        "rss_before_kib": before,
+        "rss_after_kib": after,
+        "bytes_per_subscriber": round((after - before) * 1024 / len(subscribers)),
+        "idle_seconds": round(t1 - t0, 2),
+        "idle_cpu_seconds": round(cpu1 - cpu0, 3),
+        "idle_cpu_percent": round(100 * (cpu1 - cpu0) / (t1 - t0), 2),
+    }))
+    for sub in subscribers:
+        sub.sock.close()
+
+
+def percentile(sorted_values, p):
+    if not sorted_values:
+        return None
+    index = min(len(sorted_values) - 1, max(0, int(round(p / 100 * len(sorted_values) + 0.5)) - 1))
+    return sorted_values[index]
+
+
+def cmd_fanout(args):
+    """The time from sending one mutation to its event reaching every subscriber."""
+    host, port = host_port(args.base)
+    conn = http.client.HTTPConnection(host, port, timeout=10)
+    sid, token = create_session(conn, args.kind)
+    selector = selectors.DefaultSelector()
+    targets = [(event_path(args.kind, sid), token)] * args.subscribers
+    subscribers = open_subscribers(host, port, targets, selector, time.monotonic() + 60)
+    time.sleep(0.3)
+    pump(selector, 0)
+    for sub in subscribers:
+        sub.messages = 0
+    latencies = []
+    last_complete = []
+    for round_number in range(args.events):
+        path = "push" if round_number % 2 == 0 else "pop"
+        body = {"screen": "detail", "params": SCREEN_PARAMS} if path == "push" else None
+        payload = None if body is None else json.dumps(body)
+        headers = {"Content-Type": "application/json"} if body is not None else {}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        waiting = {id(s): s for s in subscribers if s.messages == round_number}
+        if len(waiting) != len(subscribers):
+            fail(f"round {round_number}: {len(subscribers) - len(waiting)} subscribers out of step")
+        t0 = time.monotonic()
+        conn.request("POST", f"/v1/sessions/{sid}/{path}", body=payload, headers=headers)
+        response = conn.getresponse()
+        response.read()
+        if response.status != 200:
+            fail(f"{path} answered {response.status}")
+        deadline = t0 + 10
+        while waiting:
+            if time.monotonic() > deadline:
+                fail(f"round {round_number}: {len(waiting)} subscribers never saw the event")
+            for sub, _, seen_at in pump(selector, 0.05):
+                if waiting.pop(id(sub), None) is not None:
+                    latencies.append((seen_at - t0) * 1000)
+        last_complete.append((time.monotonic() - t0) * 1000)
+        time.sleep(args.gap)
+    latencies.sort()
+    last_complete.sort()
+    print(json.dumps({
+        "subscribers": args.subscribers,
+        "events": args.events,
+        "samples": len(latencies),
+        "p50_ms": round(percentile(latencies, 50), 3),
+        "p99_ms": round(percentile(latencies, 99), 3),
+        "max_ms": round(latencies[-1], 3),
+        "all_reached_p50_ms": round(percentile(last_complete, 50), 3),
+    }))
+    for sub in subscribers:
+        sub.sock.close()
+
+
+def cmd_rss(args):
+    print(json.dumps({"rss_kib": rss_kib(args.pid)}))
+
+
+def machine():
+    cpu = "unknown"
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"host": platform.node(), "kernel": platform.release(), "cpu": cpu, "cores": os.cpu_count(),
+            "load_average": [round(x, 2) for x in os.getloadavg()]}
+
+
+# (name, measure, target, "min" or "max"): what the issue asks, checked for the report only.
+TARGETS = [
+    ("GET tree req/s, ours / C", "tree_rps_ratio", 0.8, "min"),
+    ("push/pop req/s, ours / C", "pushpop_rps_ratio", 0.7, "min"),
+    ("GET tree p99, ours / C", "tree_p99_ratio", 1.5, "max"),
+    ("push/pop p99, ours / C", "pushpop_p99_ratio", 1.5, "max"),
+    ("bytes per session (3 screens + sheet)", "bytes_per_session", 1536, "max"),
+    ("bytes per idle SSE subscriber", "bytes_per_subscriber", 16384, "max"),
+    ("fan-out to 1,000 subscribers, p99 ms", "fanout_p99_ms", 50, "max"),
+    ("durable writes / memory writes", "durable_ratio", 0.5, "min"),
+]
+
+
+def cmd_report(args):
+    """Prints the table and writes the JSON results file."""
+    rows = {}
+    with open(args.rows) as tsv:
+        for line in tsv:
+            server, workload, rps, p50, p99, requests, serr, kerr = line.rstrip("\n").split("\t")
+            rows[(server, workload)] = {
+                "server": server, "workload": workload, "rps": float(rps), "p50_ms": int(p50) / 1000,
+                "p99_ms": int(p99) / 1000, "requests": int(requests), "http_errors": int(serr),
+                "socket_errors": int(kerr)}
+    footprint = []
+    with open(args.footprint) as lines:
+        footprint = [json.loads(line) for line in lines if line.strip()]
+
+    measures = {}
+    for workload in ("tree", "pushpop", "mix", "create"):
+        ours, c = rows.get(("ours", workload)), rows.get(("c", workload))
+        if ours and c and c["rps"] > 0 and c["p99_ms"] > 0:
+            measures[f"{workload}_rps_ratio"] = round(ours["rps"] / c["rps"], 3)
+            measures[f"{workload}_p99_ratio"] = round(ours["p99_ms"] / c["p99_ms"], 3)
+    durable, memory = rows.get(("durable", "pushpop")), rows.get(("ours", "pushpop"))
+    if durable and memory and memory["rps"] > 0:
+        measures["durable_ratio"] = round(durable["rps"] / memory["rps"], 3)
+    for item in footprint:
+        server, measure = item.get("server"), item.get("measure")
+        if measure == "sessions":
+            measures[f"{server}_bytes_per_session"] = item["bytes_per_session"]
+        elif measure == "subscribers":
+            measures[f"{server}_bytes_per_subscriber"] = item["bytes_per_subscriber"]
+            measures[f"{server}_idle_cpu_percent"] = item["idle_cpu_percent"]
+        elif measure == "fanout":
+            measures[f"{server}_fanout_p50_ms"] = item["p50_ms"]
+            measures[f"{server}_fanout_p99_ms"] = item["p99_ms"]
+    for name in ("bytes_per_session", "bytes_per_subscriber", "fanout_p99_ms"):
+        if f"ours_{name}" in measures:
+            measures[name] = measures[f"ours_{name}"]
+
+    out = sys.stdout
+    out.write(f"\n{'workload':<10}{'server':<9}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
+              f"{'req/s vs C':>12}{'p99 vs C':>10}\n")
+    for workload in ("tree", "pushpop", "mix", "create"):
+        for server in ("c", "ours", "durable"):
+            row = rows.get((server, workload))
+            if not row:
+                continue
+            ratio, p99 = "", ""
+            if server == "ours" and f"{workload}_rps_ratio" in measures:
+                ratio = f"{measures[workload + '_rps_ratio']:.2f}x"
+                p99 = f"{measures[workload + '_p99_ratio']:.2f}x"
+            if server == "durable" and "durable_ratio" in measures:
+                ratio = f"{measures['durable_ratio']:.2f}x mem"
+            errors = row["http_errors"] + row["socket_errors"]
+            out.write(f"{workload:<10}{server:<9}{row['rps']:>10.0f}{row['p50_ms']:>9.2f}{row['p99_ms']:>9.2f}"
+                      f"{errors:>8}{ratio:>12}{p99:>10}\n")
+    out.write("\nfootprint\n")
+    for item in footprint:
+        server, measure = item.get("server"), item.get("measure")
+        if item.get("skipped"):
+            out.write(f"  {measure}: skipped ({item['skipped']})\n")
+        elif measure == "sessions":
+            out.write(f"  {server:<5} {item['bytes_per_session']:>7} B per session ({item['sessions']} sessions)\n")
+        elif measure == "subscribers":
+            out.write(f"  {server:<5} {item['bytes_per_subscriber']:>7} B per idle SSE subscriber "
+                      f"({item['subscribers']}), idle CPU {item['idle_cpu_percent']}% over {item['idle_seconds']} s\n")
+        elif measure == "fanout":
+            out.write(f"  {server:<5} fan-out to {item['subscribers']}: p50 {item['p50_ms']} ms, "
+                      f"p99 {item['p99_ms']} ms ({item['events']} events)\n")
+    targets = []
+    for label, measure, target, kind in TARGETS:
+        value = measures.get(measure)
+        met = None if value is None else (value >= target if kind == "min" else value <= target)
+        targets.append({"target": label, "measure": measure, "value": value,
+                        "limit": target, "kind": kind, "met": met})
+    out.write("\ntargets (reported, never enforced)\n")
+    for t in targets:
+        verdict = "n/a" if t["met"] is None else ("met" if t["met"] else "MISSED")
+        sign = ">=" if t["kind"] == "min" else "<="
+        out.write(f"  {t['target']:<40} {str(t['value']):>10}  {sign} {t['limit']:<6} {verdict}\n")
+    result = {
+        "date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "commit": args.commit, "mode": args.mode, "settings": args.settings, "machine": machine(),
+        "workloads": list(rows.values()), "footprint": footprint, "measures": measures, "targets": targets,
+    }
+    with open(args.out, "w") as f:
+        json.dump(result, f, indent=2)
+        f.write("\n")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("setup", help="create sessions, write 'id token' lines")
+    p.add_argument("--base", required=True)
+    p.add_argument("--kind", choices=["ours", "c"], default="ours")
+    p.add_argument("--sessions", type=int, default=64)
+    p.add_argument("--out", required=True)
+    p.set_defaults(run=cmd_setup)
+    p = sub.add_parser("subscribers", help="idle SSE subscribers: memory and CPU")
+    p.add_argument("--base", required=True)
+    p.add_argument("--kind", choices=["ours", "c"], default="ours")
+    p.add_argument("--ids", required=True)
+    p.add_argument("--pid", type=int, required=True)
+    p.add_argument("--subscribers", type=int, default=10000)
+    p.add_argument("--idle-seconds", type=float, default=5)
+    p.set_defaults(run=cmd_subscribers)
+    p = sub.add_parser("fanout", help="one mutation's event reaching many subscribers")
+    p.add_argument("--base", required=True)
+    p.add_argument("--kind", choices=["ours", "c"], default="ours")
+    p.add_argument("--subscribers", type=int, default=1000)
+    p.add_argument("--events", type=int, default=50)
+    p.add_argument("--gap", type=float, default=0.05)
+    p.set_defaults(run=cmd_fanout)
+    p = sub.add_parser("rss", help="VmRSS of a process")
+    p.add_argument("--pid", type=int, required=True)
+    p.set_defaults(run=cmd_rss)
+    p = sub.add_parser("report", help="print the table, write the results JSON")
+    p.add_argument("--rows", required=True)
+    p.add_argument("--footprint", required=True)
+    p.add_argument("--out", required=True)
+    p.add_argument("--mode", default="full")
+    p.add_argument("--commit", default="unknown")
+    p.add_argument("--settings", default="")
+    p.set_defaults(run=cmd_report)
+    args = parser.parse_args()
+    args.run(args)
+
+
+if __name__ == "__main__":
+    main()
