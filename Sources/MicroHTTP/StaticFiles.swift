@@ -1,16 +1,99 @@
+import Synchronization
+
 /// Serves the files under one directory, and nothing outside it.
 ///
-/// (Placeholder until the static file issue lands: serves nothing.)
-public struct StaticFiles: Sendable {
+/// A request path is refused (nil, so the caller answers its own 404) when any segment
+/// is empty, `.`, `..` or starts with a dot, or when the file it names, once every
+/// symbolic link is resolved (`realpath`), is not a regular file inside the root. The
+/// path arrives percent-decoded, so `%2e%2e` is checked as `..`. Files are read once and
+/// kept in memory until their identity or modification time changes.
+public final class StaticFiles: Sendable {
+    /// The root as given.
     public let root: String
+    /// The root with every symbolic link resolved: the prefix every served file must have.
+    public let resolvedRoot: String
+    /// Headers added to every HTML page: the security policy the client is written for.
+    public let pageHeaders: HTTPHeaders
+    /// Larger files are not served (they would be held in memory whole).
+    public let maxFileBytes: Int
+    private let cache = Mutex<[String: StaticFile]>([:])
+    private static let cacheCapacity = 512
 
-    public init(root: String) throws(StaticFilesError) {
+    /// A strict policy for a same-origin page of modules and stylesheets: no inline script
+    /// or style, nothing from another origin, no framing.
+    public static let defaultPageHeaders: HTTPHeaders = [
+        "Content-Security-Policy":
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+            + "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+            + "form-action 'self'; frame-ancestors 'none'",
+        "X-Frame-Options": "DENY",
+        "Cross-Origin-Opener-Policy": "same-origin",
+    ]
+
+    public init(
+        root: String,
+        pageHeaders: HTTPHeaders = StaticFiles.defaultPageHeaders,
+        maxFileBytes: Int = 16 << 20
+    ) throws(StaticFilesError) {
+        guard let resolved = FileSystem.resolve(root), FileSystem.isDirectory(resolved) else {
+            throw .notADirectory(root)
+        }
         self.root = root
+        resolvedRoot = resolved
+        self.pageHeaders = pageHeaders
+        self.maxFileBytes = maxFileBytes
     }
 
     /// The file's response, or nil when no file of that path is here (the caller answers 404).
+    /// `/` and any path ending in `/` mean that directory's `index.html`.
     public func response(for request: HTTPRequest) -> HTTPResponse? {
-        nil
+        guard let file = file(at: request.path) else { return nil }
+        var headers: HTTPHeaders = ["ETag": file.entityTag, "Cache-Control": "no-cache"]
+        if let condition = request.headers["If-None-Match"], EntityTags.any(in: condition, matches: file.entityTag) {
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        headers.add("Content-Type", file.mediaType.value)
+        headers.add("X-Content-Type-Options", "nosniff")
+        headers.add("Referrer-Policy", "no-referrer")
+        if file.mediaType == .html {
+            for field in pageHeaders { headers.set(field.name, field.value) }
+        }
+        return HTTPResponse(status: .ok, headers: headers, bytes: file.bytes)
+    }
+
+    /// The file a request path names, read or taken from the cache; nil when it is refused.
+    func file(at requestPath: String) -> StaticFile? {
+        guard let relative = Self.relativePath(requestPath) else { return nil }
+        guard let resolved = FileSystem.resolve(resolvedRoot + "/" + relative),
+            resolved.hasPrefix(resolvedRoot + "/")
+        else { return nil }
+        // Opened without following a link, so a link swapped in after `realpath` is refused.
+        guard let opened = FileSystem.OpenFile(path: resolved) else { return nil }
+        let identity = opened.identity
+        guard identity.isRegularFile, identity.size <= maxFileBytes else { return nil }
+        if let cached = cache.withLock({ $0[resolved] }), cached.identity == identity {
+            return cached
+        }
+        guard let bytes = opened.readAll(expected: identity.size) else { return nil }
+        let file = StaticFile(bytes: bytes, identity: identity, mediaType: MediaType(path: resolved))
+        cache.withLock { cache in
+            if cache.count >= Self.cacheCapacity { cache.removeAll() }
+            cache[resolved] = file
+        }
+        return file
+    }
+
+    /// The path below the root, or nil when a segment could step out of it or is hidden.
+    static func relativePath(_ requestPath: String) -> String? {
+        guard requestPath.hasPrefix("/") else { return nil }
+        let path = requestPath.hasSuffix("/") ? requestPath + "index.html" : requestPath
+        let segments = path.utf8.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        for segment in segments {
+            guard let first = segment.first, first != UInt8(ascii: "."),
+                !segment.contains(0), !segment.contains(UInt8(ascii: "\\"))
+            else { return nil }
+        }
+        return String(path.dropFirst())
     }
 }
 

@@ -1,0 +1,93 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The few file-system calls `StaticFiles` needs, and the only place it touches libc.
+enum FileSystem {
+    /// What `fstat` says about an open file, enough to tell when it changed.
+    struct Identity: Hashable, Sendable {
+        let device: UInt64
+        let inode: UInt64
+        let size: Int
+        let modifiedSeconds: Int
+        let modifiedNanoseconds: Int
+        let isRegularFile: Bool
+    }
+
+    /// `realpath`: the absolute path with every `.`, `..` and symbolic link resolved; nil
+    /// when any part of it does not exist.
+    static func resolve(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        // realpath allocated the buffer with malloc; it is ours to free.
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var information = stat()
+        guard stat(path, &information) == 0 else { return false }
+        return information.st_mode & S_IFMT == S_IFDIR
+    }
+
+    /// A file opened for reading, closed when the value goes away.
+    final class OpenFile {
+        private let descriptor: Int32
+        let identity: Identity
+
+        /// `open` with `O_NOFOLLOW`: nil when the path is missing, unreadable or a link.
+        init?(path: String) {
+            let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            var information = stat()
+            guard fstat(descriptor, &information) == 0 else {
+                close(descriptor)
+                return nil
+            }
+            self.descriptor = descriptor
+            #if canImport(Darwin)
+                let modified = information.st_mtimespec
+            #else
+                let modified = information.st_mtim
+            #endif
+            identity = Identity(
+                device: UInt64(information.st_dev),
+                inode: UInt64(information.st_ino),
+                size: Int(information.st_size),
+                modifiedSeconds: Int(modified.tv_sec),
+                modifiedNanoseconds: Int(modified.tv_nsec),
+                isRegularFile: information.st_mode & S_IFMT == S_IFREG)
+        }
+
+        deinit {
+            close(descriptor)
+        }
+
+        /// The whole content; nil when reading fails or the file no longer has the size
+        /// `fstat` gave (it changed while we read, so the caller's identity would be wrong).
+        func readAll(expected size: Int) -> [UInt8]? {
+            var bytes = [UInt8](repeating: 0, count: size + 1)
+            var count = 0
+            while count < bytes.count {
+                let read = bytes.withUnsafeMutableBytes { buffer in
+                    readBytes(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+                }
+                if read < 0 {
+                    if errno == EINTR { continue }
+                    return nil
+                }
+                if read == 0 { break }
+                count += read
+            }
+            guard count == size else { return nil }
+            bytes.removeLast()
+            return bytes
+        }
+    }
+}
+
+// At file scope, where `read` is libc's and not shadowed by a method.
+private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawBufferPointer) -> Int {
+    read(descriptor, buffer.baseAddress, buffer.count)
+}

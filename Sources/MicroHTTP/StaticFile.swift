@@ -1,0 +1,27 @@
+/// One file as it is served: its bytes, its entity tag, and what it was read from.
+struct StaticFile: Sendable {
+    let bytes: [UInt8]
+    /// Device, inode, size and modification time when read: a change means reading again.
+    let identity: FileSystem.Identity
+    let mediaType: MediaType
+    /// A strong tag from the content itself, so equal bytes always get equal tags.
+    let entityTag: String
+
+    init(bytes: [UInt8], identity: FileSystem.Identity, mediaType: MediaType) {
+        self.bytes = bytes
+        self.identity = identity
+        self.mediaType = mediaType
+        entityTag = "\"\(String(bytes.count, radix: 16))-\(Self.fingerprint(bytes))\""
+    }
+
+    /// FNV-1a, 64 bits, in hex: not cryptographic, only a change detector for our own files.
+    static func fingerprint(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
