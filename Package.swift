@@ -23,11 +23,19 @@ let package = Package(
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
         // The domain: sessions, stacks, screens, presentations, results, events. No HTTP.
         .target(name: "Presentation", swiftSettings: strict),
+        // SQLite exactly as its header declares it, plus the two shims Swift needs.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // Durable sessions: the store's journal in an SQLite file, written by group commit.
+        .target(name: "SessionStorage", dependencies: ["Presentation", "CSQLite"], swiftSettings: strict),
         // Routes, JSON on the wire, problem details: maps HTTP onto the domain.
         .target(name: "PresentationAPI", dependencies: ["Presentation", "MicroHTTP"], swiftSettings: strict),
         .executableTarget(
             name: "PresentationServer",
-            dependencies: ["PresentationAPI", "MicroHTTP", "Presentation"],
+            dependencies: ["PresentationAPI", "MicroHTTP", "Presentation", "SessionStorage"],
             swiftSettings: strict
         ),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"], swiftSettings: strict),

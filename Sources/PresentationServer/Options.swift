@@ -10,6 +10,18 @@ struct Options {
     var accessLog = true
     /// The browser client's files, served at `/`; relative to the working directory.
     var publicDirectory = "Public"
+    /// Where sessions live.
+    var storage = Storage.sqlite
+    /// The durable store's directory, created when missing; relative to the working directory.
+    var dataDirectory = "./data"
+    /// Whether `--threads` was given: durable storage otherwise gets more workers (see `settle`).
+    var threadsGiven = false
+
+    /// Where sessions live: in an SQLite file in the data directory, or only in memory.
+    enum Storage: String {
+        case sqlite
+        case memory
+    }
 
     /// One setting: its flag, its environment variable, what it means, and how to apply it.
     private struct Setting: Sendable {
@@ -29,6 +41,7 @@ struct Options {
         },
         Setting(flag: "--threads", environment: "THREADS", help: "worker threads (default: one per core)") {
             $0.server.threads = try integer($1, "--threads", 1...1024)
+            $0.threadsGiven = true
         },
         Setting(flag: "--max-body-bytes", environment: "MAX_BODY_BYTES", help: "largest request body (default 1048576)") {
             $0.server.maxBodyBytes = try integer($1, "--max-body-bytes", 64...(64 << 20))
@@ -44,6 +57,23 @@ struct Options {
         },
         Setting(flag: "--max-sessions", environment: "MAX_SESSIONS", help: "live sessions (default 100000)") {
             $0.limits.maxSessions = try integer($1, "--max-sessions", 1...100_000_000)
+        },
+        Setting(flag: "--storage", environment: "STORAGE", help: "where sessions live: sqlite (durable, in --data-dir) or memory (default sqlite)") {
+            guard let storage = Storage(rawValue: $1) else { throw OptionsError.invalid("--storage", $1, "sqlite or memory") }
+            $0.storage = storage
+        },
+        Setting(flag: "--data-dir", environment: "DATA_DIR", help: "directory of the session database, created if missing (default ./data)") {
+            guard !$1.isEmpty else { throw OptionsError.invalid("--data-dir", $1, "a directory") }
+            $0.dataDirectory = $1
+        },
+        Setting(flag: "--session-ttl", environment: "SESSION_TTL", help: "seconds a session lives unused (default 86400)") {
+            $0.limits.sessionTTL = try integer($1, "--session-ttl", 1...315_360_000)
+        },
+        Setting(flag: "--max-session-ttl", environment: "MAX_SESSION_TTL", help: "longest ttl a client may ask for at creation (default 604800)") {
+            $0.limits.maxSessionTTL = try integer($1, "--max-session-ttl", 1...315_360_000)
+        },
+        Setting(flag: "--max-stored-bytes", environment: "MAX_STORED_BYTES", help: "stored bytes past which new sessions get 503 (default 1073741824)") {
+            $0.limits.maxStoredBytes = try integer($1, "--max-stored-bytes", 1...Int.max)
         },
         Setting(flag: "--max-stack-length", environment: "MAX_STACK_LENGTH", help: "screens in one stack (default 64)") {
             $0.limits.maxStackLength = try integer($1, "--max-stack-length", 1...10_000)
@@ -103,8 +133,22 @@ struct Options {
             guard let value = inline ?? remaining.popFirst() else { throw OptionsError.missingValue(flag) }
             try setting.apply(&options, value)
         }
+        options.settle()
         return options
     }
+
+    /// Settings that depend on others: a default TTL is never cut by a lower maximum, and durable
+    /// storage gets more worker threads unless told, since each waits (idle) for its commit's
+    /// fsync and the more requests wait together, the more one fsync carries.
+    private mutating func settle() {
+        limits.maxSessionTTL = max(limits.maxSessionTTL, limits.sessionTTL)
+        if storage == .sqlite, !threadsGiven {
+            server.threads = max(server.threads, Self.durableThreads)
+        }
+    }
+
+    /// Workers when they wait for commits: enough to fill a group commit, cheap while they wait.
+    static let durableThreads = 32
 
     private static func split(_ argument: String) -> (String, String?) {
         guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }

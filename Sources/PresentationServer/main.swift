@@ -27,8 +27,9 @@ let staticFiles: StaticFiles? =
 if staticFiles == nil {
     Log.info("no_public_directory", [("path", .string(options.publicDirectory))])
 }
-let api = PresentationAPI(
-    store: InMemorySessionStore(limits: options.limits), configuration: options.api, staticFiles: staticFiles)
+let (store, journal) = StoreSetup.open(options)
+let sweep = StoreSetup.startSweep(store, every: StoreSetup.sweepInterval(options.limits))
+let api = PresentationAPI(store: store, configuration: options.api, staticFiles: staticFiles)
 let server = HTTPServer(
     configuration: options.server, handler: api, accessLog: options.accessLog ? Log.request : nil)
 
@@ -43,7 +44,7 @@ Log.info(
     "listening",
     [
         ("host", .string(options.server.host)), ("port", .int(Int(port))), ("threads", .int(options.server.threads)),
-        ("storage", .string("memory")),
+        ("storage", .string(options.storage.rawValue)),
     ])
 
 // Signals arrive on a dispatch source, not in a handler, so stopping may take locks.
@@ -54,6 +55,8 @@ let stopSignals = [SIGINT, SIGTERM].map { number in
         Log.info("stopping", [("signal", .int(Int(number)))])
         api.beginShutdown()
         server.stop()
+        sweep.cancel()
+        journal?.close()
         Log.info("stopped")
         exit(0)
     }

@@ -1,0 +1,65 @@
+import Dispatch
+import Foundation
+import Presentation
+import SessionStorage
+
+/// Opens the store the options ask for and logs what start-up recovered; stops the process when
+/// the stored sessions cannot be trusted, rather than serve wrong state.
+enum StoreSetup {
+    static func open(_ options: Options) -> (store: InMemorySessionStore, journal: SQLiteJournal?) {
+        switch options.storage {
+        case .memory:
+            Log.info("storage", [("kind", .string("memory")), ("sessions_loaded", .int(0)), ("duration_ms", .int(0))])
+            return (InMemorySessionStore(limits: options.limits), nil)
+        case .sqlite:
+            let recovery: SessionDatabase.Recovery
+            do {
+                recovery = try SessionDatabase.open(directory: options.dataDirectory, limits: options.limits, now: Date())
+            } catch {
+                Log.error("storage_failed", [("reason", .string(error.description))])
+                FileHandle.standardError.write(Data("presentation-server: \(error)\n".utf8))
+                exit(1)
+            }
+            let store = InMemorySessionStore(limits: options.limits, journal: recovery.journal)
+            for (session, lease) in recovery.sessions {
+                store.restore(session, lease: lease)
+            }
+            let (seconds, attoseconds) = recovery.duration.components
+            Log.info(
+                "storage",
+                [
+                    ("kind", .string("sqlite")), ("path", .string(recovery.journal.path)),
+                    ("sessions_loaded", .int(recovery.sessions.count)), ("sessions_expired", .int(recovery.expired)),
+                    ("stored_bytes", .int(recovery.storedBytes)),
+                    ("duration_ms", .int(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))),
+                ])
+            return (store, recovery.journal)
+        }
+    }
+
+    /// Every `interval`: frees expired sessions (memory and disk) and writes the idle deadlines
+    /// that reads moved. A lookup already treats an expired session as gone, so the interval only
+    /// bounds how long an expired session takes room.
+    static func startSweep(_ store: InMemorySessionStore, every interval: Double) -> any DispatchSourceTimer {
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "session-sweep"))
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
+        timer.setEventHandler {
+            do {
+                let removed = try store.removeExpired(now: Date())
+                if removed > 0 {
+                    Log.info("sessions_expired", [("count", .int(removed)), ("sessions", .int(store.count))])
+                }
+                try store.writeLeases()
+            } catch {
+                Log.error("sweep_failed", [("reason", .string("\(error)"))])
+            }
+        }
+        timer.resume()
+        return timer
+    }
+
+    /// A quarter of the default time-to-live, between 1 and 30 seconds.
+    static func sweepInterval(_ limits: Limits) -> Double {
+        min(30, max(1, Double(limits.sessionTTL) / 4))
+    }
+}

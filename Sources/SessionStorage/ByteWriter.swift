@@ -1,0 +1,56 @@
+/// Appends the primitives of the stored session format: variable-length integers, strings, bytes.
+///
+/// Integers are LEB128 after a zigzag turn, so small numbers, the usual case, take one byte.
+struct ByteWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init(capacity: Int = 1024) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    mutating func byte(_ value: UInt8) {
+        bytes.append(value)
+    }
+
+    mutating func unsigned(_ value: UInt64) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    mutating func integer(_ value: Int) {
+        let wide = Int64(value)
+        unsigned(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)))
+    }
+
+    mutating func bool(_ value: Bool) {
+        bytes.append(value ? 1 : 0)
+    }
+
+    /// The exact bits of a double, little-endian: dates come back to the same instant.
+    mutating func double(_ value: Double) {
+        var bits = value.bitPattern
+        for _ in 0..<8 {
+            bytes.append(UInt8(truncatingIfNeeded: bits))
+            bits >>= 8
+        }
+    }
+
+    mutating func data(_ value: [UInt8]) {
+        unsigned(UInt64(value.count))
+        bytes.append(contentsOf: value)
+    }
+
+    mutating func string(_ value: String) {
+        data(Array(value.utf8))
+    }
+
+    /// A presence byte, then the string when there is one.
+    mutating func optional(_ value: String?) {
+        bool(value != nil)
+        if let value { string(value) }
+    }
+}

@@ -1,0 +1,178 @@
+import Foundation
+import Presentation
+import Synchronization
+
+/// Group commit: callers on many threads queue writes; one writer thread commits everything
+/// queued in one transaction, with one fsync, and then wakes them all.
+///
+/// A caller blocks until its write is durable (that is the promise a 2xx makes) but never for
+/// the disk alone: while one batch is being synced, the next one gathers.
+final class CommitQueue: Sendable {
+    private struct Job: Sendable {
+        let ticket: Int
+        let write: JournalWrite
+    }
+
+    private struct State {
+        var pending: [Job] = []
+        /// Outcomes not yet collected, by ticket.
+        var finished: [Int: PresentationError?] = [:]
+        var nextTicket = 0
+        var stopping = false
+    }
+
+    private let state = Mutex(State())
+    /// The writer waits on this for work; callers signal it.
+    private let work = NSCondition()
+    /// Callers wait on this for their outcome; the writer broadcasts it after each batch.
+    private let done = NSCondition()
+    /// Only the writer thread uses the table once the queue runs.
+    private let table: Mutex<SessionTable>
+    private let transactionCount = Atomic<Int>(0)
+    private let writeCount = Atomic<Int>(0)
+    private let bytes = Atomic<Int>(0)
+    private let started = Atomic<Bool>(false)
+    private let stopped = Atomic<Bool>(false)
+    /// How long a caller waits for a write still queued before giving up on it.
+    private let patience: Duration
+
+    init(table: consuming sending SessionTable, patience: Duration = .seconds(30)) {
+        bytes.store(table.storedBytes, ordering: .relaxed)
+        self.table = Mutex(table)
+        self.patience = patience
+    }
+
+    /// Starts the writer thread.
+    func start() {
+        guard !started.exchange(true, ordering: .relaxed) else { return }
+        let thread = Thread { [self] in run() }
+        thread.name = "session-journal"
+        thread.start()
+    }
+
+    var storedBytes: Int { bytes.load(ordering: .relaxed) }
+    /// Transactions committed (or tried); fewer than `writes` when commits were grouped.
+    var transactions: Int { transactionCount.load(ordering: .relaxed) }
+    /// Writes that went through a transaction.
+    var writes: Int { writeCount.load(ordering: .relaxed) }
+
+    /// Queues `write` and returns once it is durable, or throws and nothing of it was written.
+    func perform(_ write: JournalWrite) throws(PresentationError) {
+        let ticket = try state.withLock { state throws(PresentationError) -> Int in
+            guard !state.stopping else { throw .storageFailed("the server is stopping") }
+            let ticket = state.nextTicket
+            state.nextTicket += 1
+            state.pending.append(Job(ticket: ticket, write: write))
+            return ticket
+        }
+        work.lock()
+        work.signal()
+        work.unlock()
+        if let failure = outcome(of: ticket) { throw failure }
+    }
+
+    /// Waits for the writer to report on `ticket`. A write still queued after `patience` is
+    /// withdrawn and fails; one already in a transaction is waited for, since it may yet land.
+    private func outcome(of ticket: Int) -> PresentationError? {
+        let deadline = Date().addingTimeInterval(Double(patience.components.seconds))
+        done.lock()
+        defer { done.unlock() }
+        while true {
+            let (finished, outcome) = state.withLock { state in
+                guard let outcome = state.finished.removeValue(forKey: ticket) else { return (false, nil as PresentationError?) }
+                return (true, outcome)
+            }
+            if finished { return outcome }
+            if !done.wait(until: deadline) {
+                let withdrawn = state.withLock { state in
+                    guard let index = state.pending.firstIndex(where: { $0.ticket == ticket }) else { return false }
+                    state.pending.remove(at: index)
+                    return true
+                }
+                if withdrawn { return .storageFailed("the disk did not take the write in \(patience)") }
+            }
+        }
+    }
+
+    /// The writer thread: takes whatever is queued, commits it, reports, until stopped and drained.
+    private func run() {
+        while true {
+            work.lock()
+            var batch: [Job] = []
+            var stopping = false
+            while true {
+                (batch, stopping) = state.withLock { state in
+                    defer { state.pending = [] }
+                    return (state.pending, state.stopping)
+                }
+                if !batch.isEmpty || stopping { break }
+                work.wait()
+            }
+            work.unlock()
+            if batch.isEmpty && stopping { break }
+            let outcomes = commit(batch)
+            state.withLock { state in
+                for (job, outcome) in zip(batch, outcomes) {
+                    state.finished[job.ticket] = outcome
+                }
+            }
+            done.lock()
+            done.broadcast()
+            done.unlock()
+        }
+        stopped.store(true, ordering: .releasing)
+        done.lock()
+        done.broadcast()
+        done.unlock()
+    }
+
+    /// One transaction for the batch; when it fails and holds several writes, each is retried
+    /// alone, so that one write the disk refuses does not fail the others.
+    private func commit(_ batch: [Job]) -> [PresentationError?] {
+        table.withLock { table in
+            transactionCount.add(1, ordering: .relaxed)
+            writeCount.add(batch.count, ordering: .relaxed)
+            var outcomes: [PresentationError?]
+            do throws(SQLiteError) {
+                try table.apply(batch.map(\.write))
+                outcomes = Array(repeating: nil, count: batch.count)
+            } catch {
+                outcomes = [error.presentationError]
+                if batch.count > 1 {
+                    outcomes = batch.map { job in
+                        transactionCount.add(1, ordering: .relaxed)
+                        do throws(SQLiteError) {
+                            try table.apply([job.write])
+                            return nil
+                        } catch {
+                            return error.presentationError
+                        }
+                    }
+                }
+            }
+            bytes.store(table.storedBytes, ordering: .relaxed)
+            return outcomes
+        }
+    }
+
+    /// Lets queued writes finish, then ends the writer thread; later writes fail. Waits for the thread.
+    func stop() {
+        state.withLock { $0.stopping = true }
+        guard started.load(ordering: .relaxed) else { return }
+        work.lock()
+        work.signal()
+        work.unlock()
+        done.lock()
+        while !stopped.load(ordering: .acquiring) {
+            done.wait()
+        }
+        done.unlock()
+    }
+
+    /// Folds the write-ahead log into the database file; for after `stop()`, on a clean shutdown.
+    func checkpoint() {
+        table.withLock { table in
+            _ = try? table.connection.texts("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+    }
+}

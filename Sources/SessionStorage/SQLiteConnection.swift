@@ -1,0 +1,67 @@
+import CSQLite
+
+/// One connection to an SQLite database file (`sqlite3 *`), used by one thread at a time.
+///
+/// With `SQLiteStatement`, the only code in this module that calls SQLite's C API.
+final class SQLiteConnection {
+    private let handle: OpaquePointer
+
+    /// Opens (creating when missing) the database at `path` (`sqlite3_open_v2`).
+    init(path: String) throws(SQLiteError) {
+        var opened: OpaquePointer?
+        // No SQLite mutex: the journal hands the connection to one thread at a time.
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let status = sqlite3_open_v2(path, &opened, flags, nil)
+        guard status == SQLITE_OK, let opened else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open \(path)"
+            sqlite3_close_v2(opened)
+            throw SQLiteError(code: status & 0xFF, message: message)
+        }
+        handle = opened
+        sqlite3_extended_result_codes(handle, 1)
+    }
+
+    deinit {
+        // v2: closes once the last statement is finalized, whatever the order of deinits.
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL that returns no rows (`sqlite3_exec`); several statements may be given at once.
+    func execute(_ sql: String) throws(SQLiteError) {
+        var errorMessage: UnsafeMutablePointer<CChar>?
+        let status = sqlite3_exec(handle, sql, nil, nil, &errorMessage)
+        guard status == SQLITE_OK else {
+            let message = errorMessage.map { String(cString: $0) } ?? lastMessage
+            sqlite3_free(errorMessage)
+            throw SQLiteError(code: status & 0xFF, message: message)
+        }
+    }
+
+    /// A prepared statement (`sqlite3_prepare_v3`), kept for repeated use.
+    func prepare(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        var statement: OpaquePointer?
+        let status = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard status == SQLITE_OK, let statement else { throw error(status) }
+        return SQLiteStatement(handle: statement, connection: self)
+    }
+
+    /// The first column of the rows of a query, as text: for pragmas such as `quick_check`.
+    func texts(_ sql: String) throws(SQLiteError) -> [String] {
+        let statement = try prepare(sql)
+        var texts: [String] = []
+        while try statement.step() {
+            texts.append(statement.text(0) ?? "")
+        }
+        return texts
+    }
+
+    /// True outside a transaction: after a failed COMMIT, tells whether SQLite already rolled back.
+    var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
+
+    var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
+
+    /// The error for a failed call's `status`, with the connection's message.
+    func error(_ status: Int32) -> SQLiteError {
+        SQLiteError(code: status & 0xFF, message: lastMessage)
+    }
+}

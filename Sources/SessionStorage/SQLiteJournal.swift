@@ -1,0 +1,42 @@
+import Foundation
+public import Presentation
+
+/// The durable journal: sessions in one SQLite file (WAL mode, `synchronous = FULL`) in the data
+/// directory, written by group commit.
+///
+/// Sessions are encoded on the calling thread, so that work runs in parallel; only the
+/// transaction and its fsync are shared. Reads never come here: the store serves them from memory.
+public final class SQLiteJournal: SessionJournal {
+    private let queue: CommitQueue
+    /// The database file.
+    public let path: String
+
+    init(queue: CommitQueue, path: String) {
+        self.queue = queue
+        self.path = path
+    }
+
+    public func save(_ session: Session, lease: SessionLease) throws(PresentationError) {
+        try queue.perform(.save(session.id, body: SessionCodec.encode(session), lease: lease))
+    }
+
+    public func remove(_ ids: [SessionID]) throws(PresentationError) {
+        try queue.perform(.remove(ids))
+    }
+
+    public func touch(_ leases: [SessionID: SessionLease]) throws(PresentationError) {
+        try queue.perform(.touch(leases))
+    }
+
+    public var storedBytes: Int { queue.storedBytes }
+
+    /// Transactions committed, and writes they carried: with group commit, fewer of the first.
+    public var statistics: (transactions: Int, writes: Int) { (queue.transactions, queue.writes) }
+
+    /// Finishes queued writes, stops the writer and folds the log into the database file.
+    /// Later writes fail with `.storageFailed`. For a clean shutdown; a crash needs none of it.
+    public func close() {
+        queue.stop()
+        queue.checkpoint()
+    }
+}

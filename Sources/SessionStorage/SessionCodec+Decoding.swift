@@ -1,0 +1,194 @@
+import Foundation
+import Presentation
+
+/// Reading a stored session back: every value is rebuilt through the domain's own checked initializers.
+extension SessionCodec {
+    /// The id, token digest and snapshot in `bytes`; the caller restores (and so checks) the session.
+    static func decode(_ bytes: [UInt8]) throws(SessionCodecError) -> (
+        id: SessionID, tokenDigest: SessionTokenDigest, snapshot: Session.Snapshot
+    ) {
+        var reader = ByteReader(bytes)
+        let format = try reader.byte()
+        guard format == version else { throw .invalid("format \(format) is not one this server reads") }
+        let rawID = try reader.string()
+        guard let id = SessionID(rawValue: rawID) else { throw .invalid("\(rawID) is not a session id") }
+        guard let tokenDigest = SessionTokenDigest(bytes: try reader.data()) else {
+            throw .invalid("the token digest is not 32 bytes")
+        }
+        let revision = try reader.integer()
+        let createdAt = Date(timeIntervalSinceReferenceDate: try reader.double())
+        let updatedAt = Date(timeIntervalSinceReferenceDate: try reader.double())
+        let lastIssuedID = try reader.integer()
+        let root = try reader.stack(depth: 0)
+        let droppedThrough = try reader.integer()
+        var events: [Event] = []
+        for _ in 0..<(try reader.count()) { events.append(try reader.event()) }
+        var outcomes: [PresentationOutcome] = []
+        for _ in 0..<(try reader.count()) { outcomes.append(try reader.outcome()) }
+        var replies: [(key: String, reply: RecordedReply)] = []
+        for _ in 0..<(try reader.count()) {
+            let key = try reader.string()
+            let reply = RecordedReply(
+                fingerprint: try reader.data(), status: try reader.integer(), body: try reader.data(),
+                revision: try reader.integer())
+            replies.append((key, reply))
+        }
+        guard reader.isAtEnd else { throw .invalid("bytes follow the end of the session") }
+        let snapshot = Session.Snapshot(
+            revision: revision, createdAt: createdAt, updatedAt: updatedAt, root: root, lastIssuedID: lastIssuedID,
+            events: events, eventsDroppedThrough: droppedThrough, outcomes: outcomes,
+            replies: ReplyLog(restoring: replies))
+        return (id, tokenDigest, snapshot)
+    }
+}
+
+extension ByteReader {
+    mutating func stack(depth: Int) throws(SessionCodecError) -> Stack {
+        guard depth < SessionCodec.maxDepth else { throw .invalid("stacks nest too deeply") }
+        let id = try identifier(StackID.init(rawValue:))
+        var path: [Screen] = []
+        for _ in 0..<(try count()) { path.append(try screen()) }
+        let presentation = try bool() ? try self.presentation(depth: depth) : nil
+        return try domain { () throws(PresentationError) in try Stack(restoring: id, path: path, presentation: presentation) }
+    }
+
+    mutating func screen() throws(SessionCodecError) -> Screen {
+        let id = try identifier(ScreenID.init(rawValue:))
+        let name = try string()
+        let title = try optional()
+        let params = try json(depth: 0)
+        let spec = try domain { () throws(PresentationError) in try ScreenSpec(name: name, title: title, params: params) }
+        var result: DeliveredResult?
+        if try bool() {
+            result = DeliveredResult(source: try source(), value: try json(depth: 0), revision: try integer())
+        }
+        return Screen(restoring: id, spec: spec, result: result)
+    }
+
+    mutating func presentation(depth: Int) throws(SessionCodecError) -> Presentation {
+        let id = try identifier(PresentationID.init(rawValue:))
+        let style = try named(PresentationStyle.init(rawValue:))
+        let presentedBy = try identifier(ScreenID.init(rawValue:))
+        let content: PresentationContent
+        switch try byte() {
+        case 0:
+            let navigation = try bool()
+            content = .stack(try stack(depth: depth + 1), navigation: navigation)
+        case 1:
+            let title = try optional()
+            let message = try optional()
+            var actions: [AlertAction] = []
+            for _ in 0..<(try count()) {
+                actions.append(AlertAction(id: try string(), title: try string(), role: try named(AlertActionRole.init(rawValue:))))
+            }
+            var fields: [AlertField] = []
+            for _ in 0..<(try count()) {
+                fields.append(AlertField(id: try string(), placeholder: try optional(), secure: try bool()))
+            }
+            content = .alert(
+                try domain { () throws(PresentationError) in
+                    try Alert(title: title, message: message, actions: actions, fields: fields)
+                })
+        case let other:
+            throw .invalid("presentation content \(other)")
+        }
+        return Presentation(restoring: id, style: style, presentedBy: presentedBy, content: content)
+    }
+
+    mutating func source() throws(SessionCodecError) -> ResultSource {
+        switch try byte() {
+        case 0: .screen(try identifier(ScreenID.init(rawValue:)))
+        case 1: .presentation(try identifier(PresentationID.init(rawValue:)))
+        case let other: throw .invalid("result source \(other)")
+        }
+    }
+
+    mutating func json(depth: Int) throws(SessionCodecError) -> JSONValue {
+        guard depth < SessionCodec.maxDepth else { throw .invalid("a JSON value nests too deeply") }
+        switch try byte() {
+        case 0: return .null
+        case 1: return .bool(false)
+        case 2: return .bool(true)
+        case 3: return .number(try string())
+        case 4: return .string(try string())
+        case 5:
+            var items: [JSONValue] = []
+            for _ in 0..<(try count()) { items.append(try json(depth: depth + 1)) }
+            return .array(items)
+        case 6:
+            var members: [JSONMember] = []
+            for _ in 0..<(try count()) { members.append(JSONMember(try string(), try json(depth: depth + 1))) }
+            return .object(members)
+        case let other:
+            throw .invalid("JSON tag \(other)")
+        }
+    }
+
+    mutating func event() throws(SessionCodecError) -> Event {
+        let revision = try integer()
+        let time = Date(timeIntervalSinceReferenceDate: try double())
+        let kind: EventKind
+        switch try byte() {
+        case 0:
+            kind = .pushed(screen: try identifier(ScreenID.init(rawValue:)), stack: try identifier(StackID.init(rawValue:)))
+        case 1:
+            var screens: [ScreenID] = []
+            for _ in 0..<(try count()) { screens.append(try identifier(ScreenID.init(rawValue:))) }
+            kind = .popped(screens: screens, stack: try identifier(StackID.init(rawValue:)))
+        case 2:
+            kind = .replaced(
+                old: try identifier(ScreenID.init(rawValue:)), new: try identifier(ScreenID.init(rawValue:)),
+                stack: try identifier(StackID.init(rawValue:)))
+        case 3:
+            let id = try identifier(PresentationID.init(rawValue:))
+            let style = try named(PresentationStyle.init(rawValue:))
+            let by = try identifier(ScreenID.init(rawValue:))
+            let stack = try optional().map { raw throws(SessionCodecError) in try Self.parse(raw, StackID.init(rawValue:)) }
+            kind = .presented(id, style: style, by: by, stack: stack)
+        case 4:
+            kind = .dismissed(try identifier(PresentationID.init(rawValue:)), by: try identifier(ScreenID.init(rawValue:)))
+        case 5:
+            kind = .cancelled(try identifier(PresentationID.init(rawValue:)), by: try identifier(ScreenID.init(rawValue:)))
+        case 6:
+            kind = .result(to: try identifier(ScreenID.init(rawValue:)), from: try source(), value: try json(depth: 0))
+        case 7:
+            kind = .rootSet(screen: try identifier(ScreenID.init(rawValue:)), stack: try identifier(StackID.init(rawValue:)))
+        case let other:
+            throw .invalid("event kind \(other)")
+        }
+        return Event(revision: revision, time: time, kind: kind)
+    }
+
+    mutating func outcome() throws(SessionCodecError) -> PresentationOutcome {
+        let id = try identifier(PresentationID.init(rawValue:))
+        let style = try named(PresentationStyle.init(rawValue:))
+        let presentedBy = try identifier(ScreenID.init(rawValue:))
+        let status = try named(PresentationStatus.init(rawValue:))
+        let result = try bool() ? try json(depth: 0) : nil
+        return PresentationOutcome(id: id, style: style, presentedBy: presentedBy, status: status, result: result)
+    }
+
+    /// An id read as a string and checked by the id type's own initializer.
+    private mutating func identifier<ID>(_ make: (String) -> ID?) throws(SessionCodecError) -> ID {
+        try Self.parse(try string(), make)
+    }
+
+    /// A raw-value enum (style, role, status) read as its name.
+    private mutating func named<Value>(_ make: (String) -> Value?) throws(SessionCodecError) -> Value {
+        try Self.parse(try string(), make)
+    }
+
+    private static func parse<Value>(_ raw: String, _ make: (String) -> Value?) throws(SessionCodecError) -> Value {
+        guard let value = make(raw) else { throw .invalid("\"\(raw)\" is not a valid \(Value.self)") }
+        return value
+    }
+
+    /// Runs a checked domain initializer, reporting its refusal as a codec error.
+    private func domain<Value>(_ make: () throws(PresentationError) -> Value) throws(SessionCodecError) -> Value {
+        do {
+            return try make()
+        } catch {
+            throw .invalid("\(error)")
+        }
+    }
+}

@@ -1,0 +1,130 @@
+public import Foundation
+public import Presentation
+
+/// Opens the data directory's session database, checks it, and reads back every live session.
+public enum SessionDatabase {
+    /// The database file inside the data directory.
+    public static let fileName = "sessions.sqlite3"
+
+    /// What start-up found: the journal to write through, and the sessions to serve.
+    public struct Recovery: Sendable {
+        public let journal: SQLiteJournal
+        /// Every live session, with its lease, exactly as last acknowledged.
+        public let sessions: [(session: Session, lease: SessionLease)]
+        /// Sessions found expired, and removed from the file.
+        public let expired: Int
+        /// Bytes of the live sessions' stored form.
+        public let storedBytes: Int
+        public let duration: Duration
+    }
+
+    /// Opens (creating when missing) `directory` and its database, refusing a damaged or foreign
+    /// file, and loads every session whose lease has not run out by `now`.
+    ///
+    /// `limits` gives how much history to keep; sessions are restored without the tree limits
+    /// (stack length, presentation depth), so lowering those never strands a stored session.
+    /// `maxPageCount` caps the file (SQLite pages of 4 KiB): for tests of a full disk.
+    public static func open(
+        directory: String, limits: Limits, now: Date, maxPageCount: Int? = nil
+    ) throws(StorageOpenError) -> Recovery {
+        let started = ContinuousClock.now
+        let path = (directory as NSString).appendingPathComponent(fileName)
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotOpen(path: path, reason: "cannot create the data directory: \(error.localizedDescription)")
+        }
+        let table = try openTable(path: path, maxPageCount: maxPageCount)
+        var restoring = limits
+        restoring.maxStackLength = .max
+        restoring.maxPresentationDepth = .max
+        var sessions: [(session: Session, lease: SessionLease)] = []
+        var expired: [SessionID] = []
+        do {
+            try table.rows { rawID, body, lease in
+                let session = try restore(rawID, body, limits: restoring, path: path)
+                if lease.isExpired(at: now) {
+                    expired.append(session.id)
+                } else {
+                    sessions.append((session, lease))
+                    table.noteLoaded(session.id, bytes: body.count)
+                }
+            }
+            if !expired.isEmpty {
+                try table.apply([.remove(expired)])
+            }
+        } catch let error as StorageOpenError {
+            throw error
+        } catch let error as SQLiteError {
+            throw error.isCorruption
+                ? .corrupt(path: path, details: error.description) : .cannotOpen(path: path, reason: error.description)
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+        let queue = CommitQueue(table: table)
+        queue.start()
+        return Recovery(
+            journal: SQLiteJournal(queue: queue, path: path), sessions: sessions, expired: expired.count,
+            storedBytes: queue.storedBytes, duration: ContinuousClock.now - started)
+    }
+
+    /// Opens the file, checks it is ours and sound, and sets it up for durable group commits.
+    private static func openTable(path: String, maxPageCount: Int?) throws(StorageOpenError) -> SessionTable {
+        do {
+            let connection = try SQLiteConnection(path: path)
+            try connection.execute("PRAGMA busy_timeout = 5000")
+            // The header is read here first: a file that is not a database fails now (SQLITE_NOTADB).
+            let applicationID = Int(try connection.texts("PRAGMA application_id").first ?? "") ?? 0
+            let version = Int(try connection.texts("PRAGMA user_version").first ?? "") ?? 0
+            let tables = try connection.texts("SELECT name FROM sqlite_schema WHERE type = 'table'")
+            let isNew = applicationID == 0 && version == 0 && tables.isEmpty
+            if !isNew {
+                guard applicationID == SessionTable.applicationID else {
+                    throw StorageOpenError.unknownFormat(path: path, reason: "its application id is \(applicationID)")
+                }
+                guard version == SessionTable.schemaVersion else {
+                    throw StorageOpenError.unknownFormat(path: path, reason: "schema version \(version)")
+                }
+            }
+            let mode = try connection.texts("PRAGMA journal_mode = WAL").first
+            guard mode == "wal" else {
+                throw StorageOpenError.cannotOpen(path: path, reason: "SQLite would not use WAL mode (got \(mode ?? "nothing"))")
+            }
+            // FULL: in WAL mode, NORMAL does not sync on commit, and a 2xx promises the change is on disk.
+            try connection.execute("PRAGMA synchronous = FULL")
+            let check = try connection.texts("PRAGMA quick_check")
+            guard check == ["ok"] else {
+                throw StorageOpenError.corrupt(path: path, details: check.prefix(3).joined(separator: "; "))
+            }
+            if let maxPageCount {
+                _ = try connection.texts("PRAGMA max_page_count = \(maxPageCount)")
+            }
+            if isNew {
+                try connection.execute("BEGIN IMMEDIATE; \(SessionTable.schema) COMMIT;")
+            }
+            return try SessionTable(connection: connection)
+        } catch let error as StorageOpenError {
+            throw error
+        } catch let error as SQLiteError {
+            throw error.isCorruption
+                ? .corrupt(path: path, details: error.description) : .cannotOpen(path: path, reason: error.description)
+        } catch {
+            throw .cannotOpen(path: path, reason: "\(error)")
+        }
+    }
+
+    /// One row back to a session: decoded, its id matching its key, every invariant checked.
+    private static func restore(_ rawID: String, _ body: [UInt8], limits: Limits, path: String) throws -> Session {
+        do {
+            let decoded = try SessionCodec.decode(body)
+            guard decoded.id.rawValue == rawID else {
+                throw StorageOpenError.invalidSession(path: path, id: rawID, reason: "its bytes name session \(decoded.id)")
+            }
+            return try Session(id: decoded.id, tokenDigest: decoded.tokenDigest, restoring: decoded.snapshot, limits: limits)
+        } catch let error as StorageOpenError {
+            throw error
+        } catch {
+            throw StorageOpenError.invalidSession(path: path, id: rawID, reason: "\(error)")
+        }
+    }
+}

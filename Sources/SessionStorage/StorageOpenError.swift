@@ -1,0 +1,25 @@
+/// Why the server cannot start on a data directory: it never serves state it cannot vouch for.
+public enum StorageOpenError: Error, CustomStringConvertible {
+    case cannotOpen(path: String, reason: String)
+    /// SQLite's own checks failed: the file is damaged (truncated, overwritten, not a database).
+    case corrupt(path: String, details: String)
+    /// A sound SQLite file, but not one this server wrote, or of a newer schema.
+    case unknownFormat(path: String, reason: String)
+    /// A row SQLite reads fine whose session does not decode or breaks an invariant.
+    case invalidSession(path: String, id: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            "cannot open the session database \(path): \(reason)"
+        case .corrupt(let path, let details):
+            "the session database \(path) is corrupt (\(details)); refusing to start rather than serve wrong state."
+                + " Restore it from a backup, or move it away to start empty"
+        case .unknownFormat(let path, let reason):
+            "\(path) is not a session database this server can read: \(reason)"
+        case .invalidSession(let path, let id, let reason):
+            "the session database \(path) holds session \(id), which cannot be read back (\(reason));"
+                + " refusing to start rather than serve wrong state"
+        }
+    }
+}
