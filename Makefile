@@ -3,7 +3,7 @@ SWIFT ?= swift
 STRICT = -Xswiftc -warnings-as-errors
 ARGS ?=
 
-.PHONY: run test build release deps clean
+.PHONY: run test build release deps clean container-test
 
 deps:
 	@scripts/install-deps
@@ -32,6 +32,11 @@ bench: deps
 # The same machinery for one second per workload, as CI runs it; it never judges a speed.
 bench-smoke: deps
 	bench/run --smoke
+
+# Builds the Dockerfile with buildah and checks the image over HTTP (root, Debian; see
+# scripts/container-test). The first run on a machine also makes the base images.
+container-test:
+	@scripts/container-test
 
 clean:
 	rm -rf .build
