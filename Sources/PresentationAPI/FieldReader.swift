@@ -39,6 +39,16 @@ struct FieldReader {
         return bool
     }
 
+    /// A whole number within `range` (no fraction, no exponent).
+    mutating func integer(_ key: String, in range: ClosedRange<Int>) throws(APIError) -> Int? {
+        guard let value = value(key) else { return nil }
+        guard case .number(let spelling) = value, let number = Int(spelling), range.contains(number) else {
+            throw .invalidField(
+                pointer: path(key), reason: "must be a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
     mutating func object(_ key: String) throws(APIError) -> FieldReader? {
         guard let value = value(key) else { return nil }
         return try FieldReader(value, at: path(key))

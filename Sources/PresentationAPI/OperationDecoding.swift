@@ -76,7 +76,7 @@ enum OperationDecoding {
         return try PresentationRequest(style: style, content: .screen(try screen(from: &fields), navigation: navigation))
     }
 
-    private static func alert(from fields: inout FieldReader) throws -> Alert {
+    static func alert(from fields: inout FieldReader) throws -> Alert {
         let title = try fields.string("title")
         let message = try fields.string("message")
         let actions = try (fields.array("actions") ?? []).enumerated().map { index, value in
@@ -101,7 +101,7 @@ enum OperationDecoding {
         return try Alert(title: title, message: message, actions: actions, fields: textFields)
     }
 
-    private static func identifier<ID: RawRepresentable<String>>(_ raw: String, at pointer: String, as type: ID.Type)
+    static func identifier<ID: RawRepresentable<String>>(_ raw: String, at pointer: String, as type: ID.Type)
         throws(APIError) -> ID
     {
         guard let id = ID(rawValue: raw) else { throw .invalidField(pointer: pointer, reason: "not a valid id") }

@@ -8,13 +8,14 @@ extension PresentationAPI {
         guard var rootFields = try fields.object("root") else { throw APIError.missingField(pointer: "/root") }
         let root = try OperationDecoding.screen(from: &rootFields)
         try rootFields.finish()
+        let timeToLive = try fields.integer("ttl", in: 1...Int(Int32.max))
         try fields.finish()
         let fingerprint = Fingerprint.of(route: "create", body: request.body)
         let create = { () throws -> ReplyCache.CreationReply in
-            let created = try self.store.create(root: root, now: self.now())
+            let created = try self.store.create(root: root, timeToLive: timeToLive, now: self.now())
             let session = created.session
             var writer = JSONWriter()
-            writer.write(session: session, token: created.token)
+            writer.write(session: session, token: created.token, timeToLive: self.store.limits.timeToLive(requested: timeToLive))
             var response = HTTPResponse.json(writer.bytes, status: .created, revision: session.revision)
             response.headers.set("Location", "/v1/sessions/\(session.id.rawValue)")
             return ReplyCache.CreationReply(fingerprint: fingerprint, response: response)

@@ -84,6 +84,10 @@ public final class PresentationAPI: HTTPHandler {
             return .now(try getSession(id, request))
         case .deleteSession:
             return .now(try deleteSession(id, request))
+        case .exportSession:
+            return .now(try exportSession(id, request))
+        case .importSession:
+            return .now(try importSession(request))
         case .operation(let kind):
             // A request without a token learns nothing, not even whether its body was valid.
             _ = try presentedToken(request)

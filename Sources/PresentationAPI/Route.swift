@@ -7,6 +7,8 @@ enum Route: Sendable {
     case createSession
     case session
     case deleteSession
+    case exportSession
+    case importSession
     case operation(OperationKind)
     case batch
     case presentation
@@ -17,6 +19,7 @@ enum Route: Sendable {
         router.add(.get, "/healthz", .health)
         router.add(.get, "/readyz", .ready)
         router.add(.post, "/v1/sessions", .createSession)
+        router.add(.post, "/v1/sessions/import", .importSession)
         router.add(.get, "/v1/sessions/{id}", .session)
         router.add(.delete, "/v1/sessions/{id}", .deleteSession)
         for kind in OperationKind.allCases {
@@ -25,6 +28,7 @@ enum Route: Sendable {
         router.add(.post, "/v1/sessions/{id}/batch", .batch)
         router.add(.get, "/v1/sessions/{id}/presentations/{pid}", .presentation)
         router.add(.get, "/v1/sessions/{id}/events", .events)
+        router.add(.get, "/v1/sessions/{id}/export", .exportSession)
         return router
     }()
 }

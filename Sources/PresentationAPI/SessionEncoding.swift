@@ -2,8 +2,10 @@ import Presentation
 
 /// The session tree on the wire (docs/api.md, "Session"), written straight to bytes.
 extension JSONWriter {
-    /// The whole session; `token` only in the creation answer, `presented` after a present.
-    mutating func write(session: Session, token: SessionToken? = nil, presented: PresentationID? = nil) {
+    /// The whole session; `token` and `ttl` only in the creation answer, `presented` after a present.
+    mutating func write(
+        session: Session, token: SessionToken? = nil, presented: PresentationID? = nil, timeToLive: Int? = nil
+    ) {
         beginObject()
         key("id")
         writeString(session.id.rawValue)
@@ -25,6 +27,10 @@ extension JSONWriter {
             key("presentation")
             writeString(presented.rawValue)
         }
+        if let timeToLive {
+            key("ttl")
+            writeInt(timeToLive)
+        }
         endObject()
     }
 
@@ -41,7 +47,7 @@ extension JSONWriter {
         endObject()
     }
 
-    private mutating func write(stack: Stack) {
+    mutating func write(stack: Stack) {
         beginObject()
         key("id")
         writeString(stack.id.rawValue)

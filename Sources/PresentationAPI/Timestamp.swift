@@ -13,6 +13,46 @@ public enum Timestamp {
             + ".\(pad(milliseconds - milliseconds.floorDivided(by: 1000) * 1000, 3))Z"
     }
 
+    /// The instant `string` names, when it is RFC 3339 UTC as `string(_:)` writes it (the
+    /// fraction may have 0 to 9 digits); nil for anything else.
+    public static func date(_ string: String) -> Date? {
+        let bytes = Array(string.utf8)
+        guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[range] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        let separators: [(Int, Character)] = [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":")]
+        guard separators.allSatisfy({ bytes[$0.0] == $0.1.asciiValue }),
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var fraction = 0.0
+        if bytes.count > 20 {
+            let digits = bytes.count - 21
+            guard bytes[19] == UInt8(ascii: "."), (1...9).contains(digits), let value = number(20..<(20 + digits)) else {
+                return nil
+            }
+            fraction = Double(value) / pow(10, Double(digits))
+        } else if bytes[19] != UInt8(ascii: "Z") {
+            return nil
+        }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        return Date(timeIntervalSince1970: Double(timegm(&parts)) + fraction)
+    }
+
     private static func pad(_ value: Int, _ width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits

@@ -137,11 +137,11 @@ struct Options {
         return options
     }
 
-    /// Settings that depend on others: a default TTL is never cut by a lower maximum, and durable
+    /// Settings that depend on others: the maximum TTL caps the default one too, and durable
     /// storage gets more worker threads unless told, since each waits (idle) for its commit's
     /// fsync and the more requests wait together, the more one fsync carries.
     private mutating func settle() {
-        limits.maxSessionTTL = max(limits.maxSessionTTL, limits.sessionTTL)
+        limits.sessionTTL = min(limits.sessionTTL, limits.maxSessionTTL)
         if storage == .sqlite, !threadsGiven {
             server.threads = max(server.threads, Self.durableThreads)
         }

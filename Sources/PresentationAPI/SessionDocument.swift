@@ -1,0 +1,42 @@
+import Presentation
+
+/// One session as a JSON document (docs/api.md, "Export and import"), so that a support tool can
+/// copy a user's state elsewhere: `GET …/export` writes it, `POST /v1/sessions/import` reads it.
+///
+/// It holds what the session shows and remembers (tree, revision, kept events, outcomes, the id
+/// counter) and never the token or idempotency replies, which belong to the original session.
+enum SessionDocument {
+    static let format = "presentation-server/session@1"
+
+    static func write(_ session: Session) -> [UInt8] {
+        let snapshot = session.snapshot
+        var writer = JSONWriter(capacity: 4096)
+        writer.beginObject()
+        writer.key("format")
+        writer.writeString(format)
+        writer.key("exportedFrom")
+        writer.writeString(session.id.rawValue)
+        writer.key("revision")
+        writer.writeInt(snapshot.revision)
+        writer.key("createdAt")
+        writer.writeString(Timestamp.string(snapshot.createdAt))
+        writer.key("updatedAt")
+        writer.writeString(Timestamp.string(snapshot.updatedAt))
+        writer.key("lastIssuedID")
+        writer.writeInt(snapshot.lastIssuedID)
+        writer.key("root")
+        writer.write(stack: snapshot.root)
+        writer.key("eventsDroppedThrough")
+        writer.writeInt(snapshot.eventsDroppedThrough)
+        writer.key("events")
+        writer.beginArray()
+        for event in snapshot.events { writer.write(event: event) }
+        writer.endArray()
+        writer.key("outcomes")
+        writer.beginArray()
+        for outcome in snapshot.outcomes { writer.write(outcome: outcome) }
+        writer.endArray()
+        writer.endObject()
+        return writer.bytes
+    }
+}
