@@ -12,6 +12,8 @@ public final class HTTPDeferredResponse: Sendable {
         /// The request ended (client gone, server stopping) before or after completion.
         var ended = false
         var onEnd: (@Sendable () -> Void)?
+        /// Added to whichever response completes the promise.
+        var extraHeaders = HTTPHeaders()
     }
 
     private let state = Mutex(State())
@@ -24,6 +26,10 @@ public final class HTTPDeferredResponse: Sendable {
     public func complete(with response: HTTPResponse) -> Bool {
         state.withLock { state in
             guard state.response == nil, !state.ended else { return false }
+            var response = response
+            for field in state.extraHeaders where response.headers[field.name] == nil {
+                response.headers.add(field.name, field.value)
+            }
             state.response = response
             // Resuming under our lock orders it after `park`'s suspend: both take this lock
             // first and libmicrohttpd's second, so the resume can never be lost.
@@ -32,6 +38,19 @@ public final class HTTPDeferredResponse: Sendable {
                 connection.resume()
             }
             return true
+        }
+    }
+
+    /// Headers every completion gets (those it sets itself win), such as CORS headers that
+    /// depend on the request rather than on the answer.
+    public func addHeaders(_ headers: HTTPHeaders) {
+        state.withLock { state in
+            for field in headers { state.extraHeaders.add(field.name, field.value) }
+            // Completed already (before the handler returned it): the response is not sent yet.
+            if var response = state.response {
+                for field in headers where response.headers[field.name] == nil { response.headers.add(field.name, field.value) }
+                state.response = response
+            }
         }
     }
 

@@ -1,3 +1,5 @@
+public import Presentation
+
 /// Settings of the API layer; the domain's own limits live in the store's `Limits`.
 public struct APIConfiguration: Sendable {
     /// The longest `?wait=` a client may ask for, in seconds.
@@ -8,13 +10,21 @@ public struct APIConfiguration: Sendable {
     public var maxJSONDepth: Int
     /// Idempotency keys remembered for session creation, across all clients.
     public var creationKeysKept: Int
+    /// The digest of the administrator's token; nil turns the admin routes (listing, metrics) off.
+    public var adminToken: SessionTokenDigest?
+    /// Other origins whose pages may call the API; off by default.
+    public var cors: CORSPolicy
 
     public init(
         maxWaitSeconds: Int = 60,
         heartbeatSeconds: Double = 15,
         maxJSONDepth: Int = 32,
-        creationKeysKept: Int = 10_000
+        creationKeysKept: Int = 10_000,
+        adminToken: SessionTokenDigest? = nil,
+        cors: CORSPolicy = CORSPolicy()
     ) {
+        self.adminToken = adminToken
+        self.cors = cors
         self.maxWaitSeconds = maxWaitSeconds
         self.heartbeatSeconds = heartbeatSeconds
         self.maxJSONDepth = maxJSONDepth

@@ -13,6 +13,8 @@ enum APIError: Error, Hashable, Sendable {
     case invalidQuery(name: String, reason: String)
     case invalidHeader(name: String, reason: String)
     case unauthorized
+    /// An admin route without the administrator's token.
+    case adminUnauthorized
     case idempotencyKeyReused
     case bodyTooLarge(limit: Int)
     case shuttingDown

@@ -12,9 +12,12 @@ final class EventSubscriber: Sendable {
     private let store: any SessionStore
     let stream: HTTPStream
     private let lastSent: Mutex<Int>
+    /// The token the stream was opened with: once the session's token is replaced, the stream ends.
+    private let openedWith: SessionTokenDigest
 
-    init(id: SessionID, store: any SessionStore, stream: HTTPStream, after revision: Int) {
+    init(id: SessionID, store: any SessionStore, stream: HTTPStream, after revision: Int, openedWith: SessionTokenDigest) {
         self.id = id
+        self.openedWith = openedWith
         self.store = store
         self.stream = stream
         lastSent = Mutex(revision)
@@ -36,6 +39,11 @@ final class EventSubscriber: Sendable {
         lastSent.withLock { last in
             guard let session = store.session(id) else {
                 stream.send(EventStreamFrame.named("deleted", revision: last))
+                stream.finish()
+                return
+            }
+            guard session.tokenDigest == openedWith else {
+                stream.send(EventStreamFrame.named("revoked", revision: last))
                 stream.finish()
                 return
             }

@@ -16,7 +16,7 @@ extension PresentationAPI {
             ?? session.keptEvents
         guard backlog.isEmpty, wait > 0 else { return .now(Self.eventsResponse(backlog, session)) }
         return SessionWaiter.wait(
-            for: session.id, in: store, seconds: wait,
+            for: session, in: store, seconds: wait,
             ready: { session in
                 do {
                     let events = try session.events(after: start)
@@ -39,7 +39,7 @@ extension PresentationAPI {
         let outcome = try session.outcome(of: presentation)
         guard outcome.status == .presented, wait > 0 else { return .now(Self.outcomeResponse(outcome, session)) }
         return SessionWaiter.wait(
-            for: session.id, in: store, seconds: wait,
+            for: session, in: store, seconds: wait,
             ready: { session in
                 guard let outcome = try? session.outcome(of: presentation), outcome.status != .presented else { return nil }
                 return Self.outcomeResponse(outcome, session)
@@ -62,7 +62,8 @@ extension PresentationAPI {
         let backlog = try session.events(after: start)
         let stream = HTTPStream()
         stream.send(EventStreamFrame.opening + EventStreamFrame.messages(for: backlog))
-        let subscriber = EventSubscriber(id: session.id, store: store, stream: stream, after: session.revision)
+        let subscriber = EventSubscriber(
+            id: session.id, store: store, stream: stream, after: session.revision, openedWith: session.tokenDigest)
         guard let watch = store.watch(session.id, { change in subscriber.handle(change) }) else {
             throw PresentationError.sessionNotFound
         }

@@ -47,6 +47,30 @@ extension PresentationAPI {
         return HTTPResponse(status: .noContent)
     }
 
+    /// `POST /v1/sessions/{id}/token`: a new token, returned once; the old one stops working at once.
+    ///
+    /// Not a navigation change, so no revision and no event. Open event streams and waits made with
+    /// the old token end at their next wake-up rather than go on serving it.
+    func rotateToken(_ rawID: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let presented = try presentedToken(request)
+        let id = try sessionID(rawID)
+        try bodyFields(of: request, allowEmpty: true).finish()
+        let fresh = SessionToken.random()
+        let session = try store.update(id) { session -> Session in
+            guard session.tokenDigest.matches(presented) else { throw APIError.unauthorized }
+            session.replaceToken(with: fresh)
+            return session
+        }
+        var writer = JSONWriter(capacity: 128)
+        writer.beginObject()
+        writer.key("id")
+        writer.writeString(session.id.rawValue)
+        writer.key("token")
+        writer.writeString(fresh.rawValue)
+        writer.endObject()
+        return .json(writer.bytes, revision: session.revision)
+    }
+
     /// Applies steps as one revision, honouring `If-Match` and `Idempotency-Key`, all
     /// under the session's lock so that a check and the change it guards cannot be split.
     func mutate(_ rawID: String, _ steps: [Step], _ request: HTTPRequest, route: String) throws -> HTTPResponse {

@@ -15,6 +15,7 @@ public final class PresentationAPI: HTTPHandler {
     let heartbeat: Heartbeat
     let creations: ReplyCache
     let staticFiles: StaticFiles?
+    let metrics = RequestMetrics()
     private let draining = Atomic<Bool>(false)
 
     public init(
@@ -43,6 +44,29 @@ public final class PresentationAPI: HTTPHandler {
     }
 
     public func respond(to request: HTTPRequest) -> HTTPReply {
+        let cors = configuration.cors.responseHeaders(for: request)
+        guard !cors.fields.isEmpty else { return route(request) }
+        switch route(request) {
+        case .now(var response):
+            for field in cors where response.headers[field.name] == nil { response.headers.add(field.name, field.value) }
+            return .now(response)
+        case .later(let deferred):
+            deferred.addHeaders(cors)
+            return .later(deferred)
+        }
+    }
+
+    /// Counts an answered request for `/metrics`; the HTTP server's access hook calls it.
+    public func record(_ access: HTTPAccessRecord) {
+        let route: String
+        switch Route.table.match(access.method, access.path) {
+        case .found(let found, _): route = found.pattern
+        case .methodNotAllowed, .notFound: route = access.status == .notFound ? "unmatched" : "other"
+        }
+        metrics.record(method: access.method, route: route, status: access.status, duration: access.duration)
+    }
+
+    private func route(_ request: HTTPRequest) -> HTTPReply {
         switch Route.table.match(request.method, request.path) {
         case .notFound:
             if request.method == .get || request.method == .head, let file = staticFiles?.response(for: request) {
@@ -51,7 +75,9 @@ public final class PresentationAPI: HTTPHandler {
             return .now(ProblemDetails(for: APIError.routeNotFound(request.path)).response)
         case .methodNotAllowed(let allowed):
             if request.method == .options {
-                return .now(HTTPResponse(status: .noContent, headers: ["Allow": (allowed + [.options]).map(\.rawValue).joined(separator: ", ")]))
+                var headers = configuration.cors.preflightHeaders(for: request, allowed: allowed)
+                headers.set("Allow", (allowed + [.options]).map(\.rawValue).joined(separator: ", "))
+                return .now(HTTPResponse(status: .noContent, headers: headers))
             }
             return .now(ProblemDetails(for: APIError.methodNotAllowed(allowed)).response)
         case .found(let route, let parameters):
@@ -78,6 +104,16 @@ public final class PresentationAPI: HTTPHandler {
         case .ready:
             if draining.load(ordering: .acquiring) { throw APIError.shuttingDown }
             return .now(.json(Array(#"{"status":"ok"}"#.utf8)))
+        case .metrics:
+            try authorizeAdmin(request)
+            return .now(metricsResponse())
+        case .listSessions:
+            // Without admin, this path is creation's alone, as it was before listing existed.
+            guard configuration.adminToken != nil else { throw APIError.methodNotAllowed([.post]) }
+            try authorizeAdmin(request)
+            return .now(try listSessions(request))
+        case .rotateToken:
+            return .now(try rotateToken(id, request))
         case .createSession:
             return .now(try createSession(request))
         case .session:

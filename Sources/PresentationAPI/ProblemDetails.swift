@@ -63,6 +63,11 @@ struct ProblemDetails: Sendable {
                 status: .unauthorized, code: "unauthorized",
                 detail: "send this session's token as Authorization: Bearer <token>")
             headers.set("WWW-Authenticate", "Bearer")
+        case .adminUnauthorized:
+            self.init(
+                status: .unauthorized, code: "unauthorized",
+                detail: "this route needs the administrator's token as Authorization: Bearer <token>")
+            headers.set("WWW-Authenticate", "Bearer")
         case .idempotencyKeyReused:
             self.init(
                 status: .unprocessableContent, code: "idempotency_key_reused",

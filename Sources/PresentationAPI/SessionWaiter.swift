@@ -8,14 +8,21 @@ enum SessionWaiter {
     /// `ready` returns the answer once the session is in the awaited state (nil: keep
     /// waiting); `timeout` answers with the session as it is when time runs out.
     static func wait(
-        for id: SessionID,
+        for session: Session,
         in store: any SessionStore,
         seconds: Int,
         ready: @escaping @Sendable (Session) -> HTTPResponse?,
         timeout: @escaping @Sendable (Session) -> HTTPResponse
     ) -> HTTPReply {
+        let id = session.id
         let deferred = HTTPDeferredResponse()
         let gone = ProblemDetails(for: PresentationError.sessionNotFound).response
+        // A wait made with a token that has since been replaced ends refused, not answered.
+        let openedWith = session.tokenDigest
+        let revoked = ProblemDetails(for: APIError.unauthorized).response
+        let ready = { @Sendable (session: Session) -> HTTPResponse? in
+            session.tokenDigest == openedWith ? ready(session) : revoked
+        }
         let watch = store.watch(id) { change in
             switch change {
             case .deleted:
@@ -32,7 +39,7 @@ enum SessionWaiter {
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {
             guard deferred.isPending else { return }
-            deferred.complete(with: store.session(id).map(timeout) ?? gone)
+            deferred.complete(with: store.session(id).map { $0.tokenDigest == openedWith ? timeout($0) : revoked } ?? gone)
         }
         return .later(deferred)
     }

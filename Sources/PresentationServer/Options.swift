@@ -1,3 +1,4 @@
+import Foundation
 import MicroHTTP
 import Presentation
 import PresentationAPI
@@ -93,11 +94,24 @@ struct Options {
         Setting(flag: "--public-dir", environment: "PUBLIC_DIR", help: "directory served at / (default ./Public)") {
             $0.publicDirectory = $1
         },
+        Setting(flag: "--admin-token-file", environment: "ADMIN_TOKEN_FILE", help: "file holding the admin token (32+ characters); turns on listing and metrics") {
+            $0.api.adminToken = SessionTokenDigest(hashing: try adminToken(fromFile: $1))
+        },
+        Setting(flag: "--cors-origins", environment: "CORS_ORIGINS", help: "comma-separated origins whose pages may call the API, or * (default none)") {
+            let origins = $1.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if origins.isEmpty || origins.contains(where: { !CORSPolicy.isValidOrigin($0) }) {
+                throw OptionsError.invalid("--cors-origins", $1, "origins such as https://app.example.com, or *")
+            }
+            $0.api.cors = CORSPolicy(allowedOrigins: origins)
+        },
         Setting(flag: "--access-log", environment: "ACCESS_LOG", help: "one JSON line per request on stdout: on or off (default on)") {
             guard $1 == "on" || $1 == "off" else { throw OptionsError.invalid("--access-log", $1, "on or off") }
             $0.accessLog = $1 == "on"
         },
     ]
+
+    /// The admin token may also come from `ADMIN_TOKEN`, but never from a flag: `ps` shows flags to every user.
+    static let adminTokenVariable = "ADMIN_TOKEN"
 
     static let usage: String = {
         var text = """
@@ -113,7 +127,8 @@ struct Options {
             let padded = left + String(repeating: " ", count: max(1, 34 - left.count))
             text += "\(padded)\(setting.help) [\(setting.environment)]\n"
         }
-        text += "  --help                            show this help\n"
+        text += "  --help" + String(repeating: " ", count: 26) + "show this help\n"
+        text += "\nThe admin token may instead be given in \(adminTokenVariable); never as a flag, which ps shows.\n"
         return text
     }()
 
@@ -124,6 +139,9 @@ struct Options {
             if let value = environment[setting.environment], !value.isEmpty {
                 try setting.apply(&options, value)
             }
+        }
+        if let token = environment[adminTokenVariable], !token.isEmpty {
+            options.api.adminToken = SessionTokenDigest(hashing: try checkedAdminToken(token, source: adminTokenVariable))
         }
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
@@ -153,6 +171,22 @@ struct Options {
     private static func split(_ argument: String) -> (String, String?) {
         guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    private static func adminToken(fromFile path: String) throws(OptionsError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .invalid("--admin-token-file", path, "a readable file")
+        }
+        return try checkedAdminToken(
+            String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), source: path)
+    }
+
+    /// Long enough that guessing is hopeless, and printable so it fits in a header.
+    private static func checkedAdminToken(_ token: String, source: String) throws(OptionsError) -> String {
+        guard token.utf8.count >= 32, token.utf8.allSatisfy({ (0x21...0x7e).contains($0) }) else {
+            throw .invalid("admin token", source, "at least 32 printable characters without spaces")
+        }
+        return token
     }
 
     private static func integer(_ text: String, _ flag: String, _ range: ClosedRange<Int>) throws(OptionsError) -> Int {

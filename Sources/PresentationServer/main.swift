@@ -30,8 +30,11 @@ if staticFiles == nil {
 let (store, journal) = StoreSetup.open(options)
 let sweep = StoreSetup.startSweep(store, every: StoreSetup.sweepInterval(options.limits))
 let api = PresentationAPI(store: store, configuration: options.api, staticFiles: staticFiles)
-let server = HTTPServer(
-    configuration: options.server, handler: api, accessLog: options.accessLog ? Log.request : nil)
+let accessLog = options.accessLog
+let server = HTTPServer(configuration: options.server, handler: api) { record in
+    api.record(record)
+    if accessLog { Log.request(record) }
+}
 
 let port: UInt16
 do {

@@ -23,6 +23,35 @@ struct ExecutableTests {
         #expect(badPort.errors.contains("--port 99999"))
     }
 
+    @Test("A weak admin token, a missing token file and a bad CORS origin are refused at start")
+    func badSecurityOptions() throws {
+        let short = FileManager.default.temporaryDirectory.appendingPathComponent("admin-\(UUID().uuidString)")
+        try Data("too-short".utf8).write(to: short)
+        defer { try? FileManager.default.removeItem(at: short) }
+        let refused = try ServerProcess.run(["--admin-token-file", short.path, "--port", "0"])
+        #expect(refused.status == 2)
+        #expect(refused.errors.contains("at least 32 printable characters"))
+        let missing = try ServerProcess.run(["--admin-token-file", "/nonexistent/admin-token"])
+        #expect(missing.status == 2 && missing.errors.contains("a readable file"))
+        let origin = try ServerProcess.run(["--cors-origins", "https://a.example/path"])
+        #expect(origin.status == 2 && origin.errors.contains("--cors-origins"))
+        let flag = try ServerProcess.run(["--admin-token", String(repeating: "a", count: 40)])
+        #expect(flag.status == 2, "the token must never be a flag, where ps shows it")
+    }
+
+    @Test("The admin token from the environment turns on metrics")
+    func adminTokenFromEnvironment() throws {
+        let secret = String(repeating: "k", count: 40)
+        let server = try ServerProcess.start(arguments: ["--port", "0"], environment: ["ADMIN_TOKEN": secret])
+        let port = try server.port()
+        let url = "http://127.0.0.1:\(port)/metrics"
+        let open = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", url, "-H", "Authorization: Bearer \(secret)"])
+        let shut = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", url])
+        #expect(open == "200" && shut == "401")
+        #expect(try server.terminate() == 0)
+        #expect(!server.output.contains(secret))
+    }
+
     @Test("It binds port 0 from the environment, logs each request as JSON, and stops on SIGTERM with 0")
     func lifecycle() throws {
         let server = try ServerProcess.start(arguments: ["--threads", "2"], environment: ["PORT": "0", "HOST": "127.0.0.1"])

@@ -34,7 +34,9 @@ final class ServerProcess {
         process.executableURL = Self.executable
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
-        for name in ["PORT", "HOST", "THREADS", "DATA_DIR"] { merged.removeValue(forKey: name) }
+        for name in ["PORT", "HOST", "THREADS", "DATA_DIR", "ADMIN_TOKEN", "ADMIN_TOKEN_FILE", "CORS_ORIGINS"] {
+            merged.removeValue(forKey: name)
+        }
         // Never a database in the working directory (the repository): durable tests pass their own.
         merged["STORAGE"] = "memory"
         merged.merge(environment) { $1 }

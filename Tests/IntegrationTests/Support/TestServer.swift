@@ -31,7 +31,8 @@ final class TestServer: Sendable {
             connectionTimeoutSeconds: 10,
             shutdownGraceSeconds: 2
         )
-        http = HTTPServer(configuration: configuration, handler: handler)
+        // As the executable does: every answered request is counted for /metrics.
+        http = HTTPServer(configuration: configuration, handler: handler) { handler.record($0) }
         port = try http.start()
     }
 

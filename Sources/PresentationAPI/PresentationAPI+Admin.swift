@@ -1,0 +1,105 @@
+import Foundation
+import MicroHTTP
+import Presentation
+
+/// The administrator's routes: the session listing and metrics. Off unless an admin token is configured.
+extension PresentationAPI {
+    /// The largest page of the session listing.
+    static let maxListingPage = 1000
+
+    func authorizeAdmin(_ request: HTTPRequest) throws {
+        // Without an admin token the routes do not exist, rather than exist behind a lock nobody holds.
+        guard let admin = configuration.adminToken else { throw APIError.routeNotFound(request.path) }
+        guard let presented = try? presentedToken(request), admin.matches(presented) else {
+            throw APIError.adminUnauthorized
+        }
+    }
+
+    /// `GET /v1/sessions?after=ID&limit=N`: a page of sessions in id order, with the id to continue from.
+    func listSessions(_ request: HTTPRequest) throws -> HTTPResponse {
+        let limit = try integerQuery("limit", request, in: 1...Self.maxListingPage) ?? 100
+        var after: SessionID?
+        if let raw = request.queryValue("after") {
+            guard let id = SessionID(rawValue: raw) else {
+                throw APIError.invalidQuery(name: "after", reason: "expected a session id")
+            }
+            after = id
+        }
+        // One more than asked tells whether another page follows.
+        let page = store.sessions(after: after, limit: limit + 1)
+        var writer = JSONWriter()
+        writer.beginObject()
+        writer.key("sessions")
+        writer.beginArray()
+        for session in page.prefix(limit) {
+            writer.write(summary: session)
+        }
+        writer.endArray()
+        writer.key("next")
+        writer.writeOptional(page.count > limit ? page[limit - 1].id.rawValue : nil)
+        writer.key("count")
+        writer.writeInt(store.count)
+        writer.endObject()
+        return .json(writer.bytes)
+    }
+
+    func metricsResponse() -> HTTPResponse {
+        let (requests, latencies) = metrics.snapshot()
+        var text = PrometheusText()
+        text.family("presentation_http_requests_total", type: "counter", help: "Answered HTTP requests by route and status.")
+        for (key, count) in requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
+            text.sample(
+                "presentation_http_requests_total",
+                [("method", key.method), ("route", key.route), ("status", String(key.status))], Double(count))
+        }
+        text.family(
+            "presentation_http_request_duration_seconds", type: "histogram",
+            help: "Time from the request's headers to its answer being queued.")
+        for (route, histogram) in latencies.sorted(by: { $0.key < $1.key }) {
+            var cumulative = 0
+            for (index, bound) in (RequestMetrics.bucketBounds + [.infinity]).enumerated() {
+                cumulative += histogram.buckets[index]
+                text.sample(
+                    "presentation_http_request_duration_seconds_bucket",
+                    [("route", route), ("le", PrometheusText.format(bound))], Double(cumulative))
+            }
+            text.sample("presentation_http_request_duration_seconds_sum", [("route", route)], histogram.sum)
+            text.sample("presentation_http_request_duration_seconds_count", [("route", route)], Double(histogram.count))
+        }
+        text.family("presentation_sessions", type: "gauge", help: "Live sessions.")
+        text.sample("presentation_sessions", [], Double(store.count))
+        text.family("presentation_event_subscribers", type: "gauge", help: "Open Server-Sent Events streams.")
+        text.sample("presentation_event_subscribers", [], Double(heartbeat.count))
+        if let descriptors = Self.openFileDescriptors() {
+            text.family("process_open_fds", type: "gauge", help: "Open file descriptors.")
+            text.sample("process_open_fds", [], Double(descriptors))
+        }
+        return HTTPResponse(
+            status: .ok,
+            headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"],
+            bytes: Array(text.text.utf8))
+    }
+
+    /// Entries of /proc/self/fd, where there is one (Linux).
+    private static func openFileDescriptors() -> Int? {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")).map(\.count)
+    }
+}
+
+extension JSONWriter {
+    /// A session in the administrator's listing: what it is and how recently it was used, not its tree.
+    fileprivate mutating func write(summary session: Session) {
+        beginObject()
+        key("id")
+        writeString(session.id.rawValue)
+        key("revision")
+        writeInt(session.revision)
+        key("createdAt")
+        writeString(Timestamp.string(session.createdAt))
+        key("updatedAt")
+        writeString(Timestamp.string(session.updatedAt))
+        key("top")
+        writeString(session.top.screen.rawValue)
+        endObject()
+    }
+}

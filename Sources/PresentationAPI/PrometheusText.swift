@@ -1,0 +1,31 @@
+import Foundation
+
+/// The Prometheus text exposition format (version 0.0.4), written line by line.
+struct PrometheusText {
+    private(set) var text = ""
+
+    /// `# HELP` and `# TYPE` lines that introduce a metric family.
+    mutating func family(_ name: String, type: String, help: String) {
+        text += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+    }
+
+    mutating func sample(_ name: String, _ labels: [(String, String)] = [], _ value: Double) {
+        text += name
+        if !labels.isEmpty {
+            text += "{" + labels.map { "\($0.0)=\"\(Self.escape($0.1))\"" }.joined(separator: ",") + "}"
+        }
+        text += " " + Self.format(value) + "\n"
+    }
+
+    static func format(_ value: Double) -> String {
+        if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+        return String(value)
+    }
+
+    /// Label values escape backslash, double quote and newline.
+    private static func escape(_ value: String) -> String {
+        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n")
+    }
+}

@@ -1,0 +1,88 @@
+import MicroHTTP
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Counts answered requests by route and status, with a latency histogram per route.
+///
+/// Every worker thread records every request, so one lock would be the hottest lock in the
+/// server: the counts are split over stripes chosen by thread, and a scrape adds them up.
+final class RequestMetrics: Sendable {
+    /// Upper bounds of the latency buckets, in seconds (Prometheus `le`).
+    static let bucketBounds: [Double] = [
+        0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10,
+    ]
+
+    struct Key: Hashable, Sendable {
+        let method: String
+        let route: String
+        let status: Int
+    }
+
+    /// One route's latencies: a count per bucket (the last is +Inf), their sum and count.
+    struct Histogram: Sendable {
+        var buckets = [Int](repeating: 0, count: RequestMetrics.bucketBounds.count + 1)
+        var sum = 0.0
+        var count = 0
+
+        mutating func observe(_ seconds: Double) {
+            let index = RequestMetrics.bucketBounds.firstIndex { seconds <= $0 } ?? RequestMetrics.bucketBounds.count
+            buckets[index] += 1
+            sum += seconds
+            count += 1
+        }
+
+        mutating func add(_ other: Histogram) {
+            for index in buckets.indices { buckets[index] += other.buckets[index] }
+            sum += other.sum
+            count += other.count
+        }
+    }
+
+    private struct Counts: Sendable {
+        var requests: [Key: Int] = [:]
+        var latencies: [String: Histogram] = [:]
+    }
+
+    /// One stripe's counts behind its own lock (a class, since a Mutex cannot sit in an array).
+    private final class Stripe: Sendable {
+        let counts = Mutex(Counts())
+    }
+
+    private let stripes: [Stripe]
+
+    init(stripes: Int = 16) {
+        self.stripes = (0..<stripes).map { _ in Stripe() }
+    }
+
+    func record(method: HTTPMethod, route: String, status: HTTPStatus, duration: Duration) {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let key = Key(method: method.rawValue, route: route, status: status.rawValue)
+        stripes[Self.stripeIndex(of: stripes.count)].counts.withLock { stripe in
+            stripe.requests[key, default: 0] += 1
+            stripe.latencies[route, default: Histogram()].observe(seconds)
+        }
+    }
+
+    /// Every stripe added up.
+    func snapshot() -> (requests: [Key: Int], latencies: [String: Histogram]) {
+        var requests: [Key: Int] = [:]
+        var latencies: [String: Histogram] = [:]
+        for stripe in stripes {
+            stripe.counts.withLock { stripe in
+                requests.merge(stripe.requests, uniquingKeysWith: +)
+                for (route, histogram) in stripe.latencies { latencies[route, default: Histogram()].add(histogram) }
+            }
+        }
+        return (requests, latencies)
+    }
+
+    /// The calling thread's stripe: threads keep to their own, so they rarely meet on a lock.
+    private static func stripeIndex(of count: Int) -> Int {
+        var thread = pthread_self()
+        let hash = withUnsafeBytes(of: &thread) { bytes in bytes.reduce(into: 0) { $0 = $0 &* 31 &+ Int($1) } }
+        return Int(UInt(bitPattern: hash) % UInt(count))
+    }
+}
