@@ -39,6 +39,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation"], swiftSettings: strict),
+        .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "Presentation"], swiftSettings: strict),
         .testTarget(
             name: "PresentationAPITests",
             dependencies: ["PresentationAPI", "Presentation", "MicroHTTP"],

@@ -1,0 +1,160 @@
+import Dispatch
+import Foundation
+import Presentation
+import Synchronization
+import Testing
+
+@testable import SessionStorage
+
+@Suite("SQLite journal")
+struct JournalTests {
+    @Test("Writes from many threads share transactions, and each is on disk when its update returns")
+    func groupCommit() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        let store = InMemorySessionStore(journal: recovery.journal)
+        let ids = try (0..<16).map { _ in try store.create(root: StorageFixture.spec("home"), now: Date()).session.id }
+        let before = recovery.journal.statistics
+        let failures = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 32) { thread in
+            let id = ids[thread % ids.count]
+            for round in 0..<10 {
+                do {
+                    _ = try store.update(id) { session in
+                        try session.apply(
+                            [Step(operation: .push(StorageFixture.spec("screen-\(thread)-\(round)")))], at: Date(),
+                            limits: .default)
+                    }
+                } catch {
+                    failures.add(1, ordering: .relaxed)
+                }
+            }
+        }
+        #expect(failures.load(ordering: .relaxed) == 0)
+        let after = recovery.journal.statistics
+        let writes = after.writes - before.writes
+        let transactions = after.transactions - before.transactions
+        #expect(writes == 320)
+        #expect(transactions < writes, "\(transactions) transactions for \(writes) writes: nothing was grouped")
+        let memory = ids.map { store.session($0) }
+        recovery.journal.close()
+
+        let reopened = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        defer { reopened.journal.close() }
+        let disk = Dictionary(uniqueKeysWithValues: reopened.sessions.map { ($0.session.id, $0.session) })
+        #expect(disk.count == ids.count)
+        for session in memory {
+            #expect(disk[try #require(session).id] == session)
+        }
+    }
+
+    @Test("A full disk fails the change with storageFull and leaves the session exactly as it was")
+    func fullDisk() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        // 40 pages of 4 KiB: room for a few sessions and little more.
+        let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: Date(), maxPageCount: 40)
+        let store = InMemorySessionStore(journal: recovery.journal)
+        let id = try store.create(root: StorageFixture.spec("home"), now: Date()).session.id
+        let big = JSONValue.object([JSONMember("blob", .string(String(repeating: "x", count: 20_000)))])
+        var failure: PresentationError?
+        var before: Session?
+        for round in 0..<40 {
+            before = store.session(id)
+            do {
+                _ = try store.update(id) { session in
+                    try session.apply(
+                        [Step(operation: .push(StorageFixture.spec("big-\(round)", params: big)))], at: Date(),
+                        limits: .default)
+                }
+            } catch let error as PresentationError {
+                failure = error
+                break
+            }
+        }
+        #expect(failure == .storageFull)
+        #expect(store.session(id) == before, "a change that could not be written must not be made")
+        let count = store.count
+        let huge = JSONValue.object([JSONMember("blob", .string(String(repeating: "y", count: 400_000)))])
+        #expect(throws: PresentationError.storageFull) {
+            try store.create(root: StorageFixture.spec("home", params: huge), now: Date())
+        }
+        #expect(store.count == count)
+        recovery.journal.close()
+
+        let reopened = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        defer { reopened.journal.close() }
+        #expect(reopened.sessions.map(\.session) == [before])
+    }
+
+    @Test("Start-up drops sessions whose lease ran out, and keeps the others with their leases")
+    func expiredAtStartup() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let start = StorageFixture.start
+        let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: start)
+        let store = InMemorySessionStore(journal: recovery.journal, clock: { start })
+        let short = try store.create(root: StorageFixture.spec("a"), timeToLive: 10, now: start).session
+        let long = try store.create(root: StorageFixture.spec("b"), timeToLive: 100, now: start).session
+        recovery.journal.close()
+
+        let later = try SessionDatabase.open(directory: directory, limits: .default, now: start.addingTimeInterval(50))
+        #expect(later.expired == 1)
+        #expect(later.sessions.map(\.session) == [long])
+        #expect(later.sessions.first?.lease == SessionLease(timeToLive: 100, lastAccess: start))
+        later.journal.close()
+        let again = try SessionDatabase.open(directory: directory, limits: .default, now: start.addingTimeInterval(50))
+        defer { again.journal.close() }
+        #expect(again.expired == 0, "the expired row was removed from the file")
+        #expect(!again.sessions.contains { $0.session.id == short.id })
+    }
+
+    @Test("Deleting removes the row; a restart does not bring the session back")
+    func deleteIsDurable() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        let store = InMemorySessionStore(journal: recovery.journal)
+        let kept = try store.create(root: StorageFixture.spec("a"), now: Date()).session
+        let deleted = try store.create(root: StorageFixture.spec("b"), now: Date()).session
+        #expect(try store.delete(deleted.id))
+        #expect(store.storedBytes == SessionCodec.encode(kept).count)
+        recovery.journal.close()
+        let reopened = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        defer { reopened.journal.close() }
+        #expect(reopened.sessions.map(\.session) == [kept])
+    }
+
+    @Test("A row whose bytes do not decode stops start-up with a message naming the session")
+    func damagedRow() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        let store = InMemorySessionStore(journal: recovery.journal)
+        let session = try store.create(root: StorageFixture.spec("a"), now: Date()).session
+        recovery.journal.close()
+        let connection = try SQLiteConnection(path: directory + "/" + SessionDatabase.fileName)
+        try connection.execute("UPDATE sessions SET body = substr(body, 1, 20)")
+        #expect {
+            _ = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        } throws: { error in
+            guard case StorageOpenError.invalidSession(_, let id, _) = error else { return false }
+            return id == session.id.rawValue
+        }
+    }
+
+    @Test("A file that is not ours is refused, not overwritten")
+    func foreignFile() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let connection = try SQLiteConnection(path: directory + "/" + SessionDatabase.fileName)
+        try connection.execute("CREATE TABLE notes (text TEXT)")
+        #expect {
+            _ = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        } throws: { error in
+            if case StorageOpenError.unknownFormat = error { return true }
+            return false
+        }
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Presentation
+
+import enum Presentation.Operation
+
+/// Temporary data directories and sessions with every kind of state, for storage tests.
+enum StorageFixture {
+    static let start = Date(timeIntervalSince1970: 1_800_000_000)
+
+    /// A fresh directory under the system's temporary directory; the caller removes it.
+    static func directory() -> String {
+        let path = NSTemporaryDirectory() + "session-storage-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    static func remove(_ directory: String) {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    static func spec(_ name: String, title: String? = nil, params: JSONValue = .emptyObject) -> ScreenSpec {
+        // Fixture names are always valid; a failure here is a broken fixture, not a behaviour under test.
+        try! ScreenSpec(name: name, title: title, params: params)
+    }
+
+    /// Params that exercise the JSON codec: nesting, spelled numbers, Unicode, every scalar.
+    static let params = JSONValue.object([
+        JSONMember("id", .number("1.50e3")),
+        JSONMember("name", .string("Zoë 🚀 \"quoted\"\n")),
+        JSONMember("flags", .array([.bool(true), .bool(false), .null, .number("-0")])),
+        JSONMember("nested", .object([JSONMember("deeper", .array([.object([]), .array([])]))])),
+    ])
+
+    /// A session that has pushed, popped with a result, had a sheet dismissed with a result,
+    /// presentations cancelled by a root change, an open sheet without navigation holding an
+    /// open alert, idempotency replies, and events trimmed to `limits.eventsKept`.
+    static func busySession(id: SessionID, limits: Limits = Limits(eventsKept: 12)) throws -> Session {
+        var session = Session(id: id, token: SessionToken.random(), root: spec("inbox", title: "Inbox"), now: start)
+        var moment = start
+        func run(_ operation: Operation) throws {
+            moment = moment.addingTimeInterval(1.25)
+            _ = try session.apply([Step(operation: operation)], at: moment, limits: limits)
+        }
+        let alert = try Alert(
+            title: "Discard?", message: "It is gone for good",
+            actions: [AlertAction(id: "ok", title: "OK", role: .destructive), AlertAction(id: "no", title: "No", role: .cancel)],
+            fields: [AlertField(id: "why", placeholder: "Reason", secure: true), AlertField(id: "note")])
+        try run(.push(spec("message", params: params)))
+        try run(.push(spec("contacts")))
+        try run(.pop(result: .object([JSONMember("to", .string("ada@example.com"))])))
+        try run(.present(try PresentationRequest(style: .sheet, content: .screen(spec("compose"), navigation: true))))
+        try run(.push(spec("attach")))
+        try run(.dismiss(presentation: nil, result: .object([JSONMember("sent", .bool(true))])))
+        try run(.present(try PresentationRequest(style: .fullScreen, content: .screen(spec("player"), navigation: true))))
+        try run(.present(try PresentationRequest(style: .popover, content: .screen(spec("menu"), navigation: true))))
+        try run(.setRoot(spec("home", params: params)))
+        try run(.push(spec("settings")))
+        try run(.present(try PresentationRequest(style: .sheet, content: .screen(spec("about"), navigation: false))))
+        try run(.replace(spec("licence")))
+        try run(.present(try PresentationRequest(style: .alert, content: .alert(alert))))
+        session.replies.record(
+            RecordedReply(fingerprint: [1, 2, 3], status: 200, body: Array("{\"ok\":true}".utf8), revision: 5),
+            for: "key-1", keeping: 32)
+        session.replies.record(
+            RecordedReply(fingerprint: [], status: 200, body: [], revision: session.revision), for: "key-2", keeping: 32)
+        return session
+    }
+
+    static func id(_ number: Int) -> SessionID {
+        let digits = String(number)
+        return SessionID(rawValue: String(repeating: "B", count: 22 - digits.count) + digits)!
+    }
+}
