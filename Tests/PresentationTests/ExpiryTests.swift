@@ -1,0 +1,77 @@
+import Foundation
+import Presentation
+import Synchronization
+import Testing
+
+/// A clock the test moves by hand.
+final class ManualClock: Sendable {
+    private let current = Mutex(Fixture.created)
+
+    var now: Date { current.withLock { $0 } }
+
+    func advance(_ seconds: Double) {
+        current.withLock { $0 = $0.addingTimeInterval(seconds) }
+    }
+}
+
+@Suite("Expiry")
+struct ExpiryTests {
+    @Test("A session unused for its time-to-live is gone; each read or change restarts the count")
+    func idleExpiry() throws {
+        let clock = ManualClock()
+        let store = InMemorySessionStore(limits: Limits(sessionTTL: 10), clock: { clock.now })
+        let id = try store.create(root: Fixture.spec("home"), now: clock.now).session.id
+        clock.advance(8)
+        #expect(store.session(id) != nil)
+        clock.advance(8)
+        _ = try store.update(id) { session in try session.run(.push(Fixture.spec("next"))) }
+        clock.advance(9.5)
+        #expect(store.session(id) != nil)
+        clock.advance(10)
+        #expect(store.session(id) == nil)
+        #expect(throws: PresentationError.sessionNotFound) { try store.update(id) { _ in } }
+    }
+
+    @Test("A listing does not keep a session alive")
+    func listingIsNoUse() throws {
+        let clock = ManualClock()
+        let store = InMemorySessionStore(limits: Limits(sessionTTL: 10), clock: { clock.now })
+        let id = try store.create(root: Fixture.spec("home"), now: clock.now).session.id
+        for _ in 0..<3 {
+            clock.advance(4)
+            _ = store.sessions(after: nil, limit: 10)
+        }
+        #expect(store.sessions(after: nil, limit: 10).isEmpty)
+        #expect(store.session(id) == nil)
+    }
+
+    @Test("A creator's ttl is used, capped at the maximum")
+    func requestedTTL() throws {
+        let clock = ManualClock()
+        let store = InMemorySessionStore(limits: Limits(sessionTTL: 100, maxSessionTTL: 30), clock: { clock.now })
+        let short = try store.create(root: Fixture.spec("a"), timeToLive: 5, now: clock.now).session.id
+        let long = try store.create(root: Fixture.spec("b"), timeToLive: 1_000, now: clock.now).session.id
+        #expect(store.lease(of: short)?.timeToLive == 5)
+        #expect(store.lease(of: long)?.timeToLive == 30)
+        clock.advance(6)
+        #expect(store.session(short) == nil)
+        #expect(store.session(long) != nil)
+    }
+
+    @Test("The sweep frees expired sessions, tells their watchers, and leaves the others")
+    func sweep() throws {
+        let clock = ManualClock()
+        let store = InMemorySessionStore(limits: Limits(sessionTTL: 10), clock: { clock.now })
+        let old = try store.create(root: Fixture.spec("a"), now: clock.now).session.id
+        let log = ChangeLog()
+        _ = store.watch(old, log.append)
+        clock.advance(6)
+        let fresh = try store.create(root: Fixture.spec("b"), now: clock.now).session.id
+        clock.advance(6)
+        #expect(try store.removeExpired(now: clock.now) == 1)
+        #expect(store.count == 1)
+        #expect(log.all == [.deleted])
+        #expect(store.session(fresh) != nil)
+        #expect(try store.removeExpired(now: clock.now) == 0)
+    }
+}

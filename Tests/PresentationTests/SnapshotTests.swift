@@ -1,0 +1,70 @@
+import Foundation
+import Presentation
+import Testing
+
+@Suite("Restoring a session from a snapshot")
+struct SnapshotTests {
+    private static func restore(_ snapshot: Session.Snapshot, limits: Limits = .default) throws -> Session {
+        try Session(id: Fixture.sessionID, tokenDigest: SessionTokenDigest(of: Fixture.token), restoring: snapshot, limits: limits)
+    }
+
+    private static func busy() throws -> Session {
+        var session = Fixture.session()
+        try session.run(.push(Fixture.spec("a")))
+        try session.run(Fixture.modal("sheet", style: .sheet))
+        try session.run(.dismiss(presentation: nil, result: .bool(true)))
+        try session.run(Fixture.modal("cover", style: .fullScreen))
+        try session.run(Fixture.alert)
+        return session
+    }
+
+    @Test("A session's own snapshot restores to the same session")
+    func roundTrip() throws {
+        let session = try Self.busy()
+        #expect(try Self.restore(session.snapshot) == session)
+    }
+
+    /// Each breaks one invariant of a valid snapshot; the refusal must name it.
+    static let breakages: [(reason: String, breakage: @Sendable (inout Session.Snapshot) -> Void)] = [
+        ("revision must be 1", { $0.revision = 0 }),
+        ("updatedAt is earlier", { $0.updatedAt = $0.createdAt.addingTimeInterval(-1) }),
+        ("beyond lastIssuedID", { $0.lastIssuedID = 3 }),
+        ("events must cover", { $0.events.removeAll { $0.revision == 3 } }),
+        ("events must cover", { $0.revision -= 1 }),
+        ("is not closed", { snapshot in
+            snapshot.outcomes.append(
+                PresentationOutcome(id: presentationID("p9"), style: .modal, presentedBy: screenID("s3"), status: .presented))
+        }),
+        ("only a dismissed presentation", { $0.outcomes[0].result = nil }),
+        ("the top of its stack", { snapshot in
+            snapshot.lastIssuedID += 1
+            let extra = Screen(restoring: screenID("s\(snapshot.lastIssuedID)"), spec: Fixture.spec("x"), result: nil)
+            snapshot.root = try! Stack(
+                restoring: snapshot.root.id, path: snapshot.root.path + [extra], presentation: snapshot.root.presentation)
+        }),
+        ("used twice", { snapshot in
+            var path = snapshot.root.path
+            path[0] = Screen(restoring: screenID("s3"), spec: Fixture.spec("x"), result: nil)
+            snapshot.root = try! Stack(restoring: snapshot.root.id, path: path, presentation: snapshot.root.presentation)
+        }),
+    ]
+
+    @Test("A snapshot that breaks an invariant is refused, saying which", arguments: 0..<breakages.count)
+    func refused(index: Int) throws {
+        var snapshot = try Self.busy().snapshot
+        Self.breakages[index].breakage(&snapshot)
+        #expect {
+            try Self.restore(snapshot)
+        } throws: { error in
+            guard case PresentationError.invalidSnapshot(let reason) = error else { return false }
+            return reason.contains(Self.breakages[index].reason)
+        }
+    }
+
+    @Test("The tree limits apply to a restored session")
+    func limits() throws {
+        let snapshot = try Self.busy().snapshot
+        #expect(throws: PresentationError.self) { try Self.restore(snapshot, limits: Limits(maxPresentationDepth: 1)) }
+        #expect(throws: PresentationError.self) { try Self.restore(snapshot, limits: Limits(maxStackLength: 1)) }
+    }
+}
