@@ -305,6 +305,33 @@ def cmd_fanout(args):
         sub.sock.close()
 
 
+def cmd_drive(args):
+    """A fixed number of requests over one keep-alive connection, for a profiler's counts."""
+    host, port = host_port(args.base)
+    conn = http.client.HTTPConnection(host, port, timeout=60)
+    sessions = read_ids(args.ids)
+    push = json.dumps({"screen": "detail", "params": SCREEN_PARAMS})
+    for i in range(args.count):
+        sid, token = sessions[i % len(sessions)]
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        if args.workload == "tree":
+            method, path, body = "GET", f"/v1/sessions/{sid}", None
+        elif args.workload == "pushpop":
+            pushing = (i // len(sessions)) % 2 == 0
+            method, path, body = "POST", f"/v1/sessions/{sid}/{'push' if pushing else 'pop'}", push if pushing else None
+            if pushing:
+                headers["Content-Type"] = "application/json"
+        else:
+            method, path, body = "POST", "/v1/sessions", json.dumps({"root": {"screen": "inbox", "title": "Inbox"}})
+            headers = {"Content-Type": "application/json"}
+        conn.request(method, path, body=body, headers=headers)
+        response = conn.getresponse()
+        response.read()
+        if response.status >= 400:
+            fail(f"{method} {path} answered {response.status}")
+    print(json.dumps({"workload": args.workload, "requests": args.count}))
+
+
 def cmd_rss(args):
     print(json.dumps({"rss_kib": rss_kib(args.pid)}))
 
@@ -448,6 +475,12 @@ def main():
     p.add_argument("--events", type=int, default=50)
     p.add_argument("--gap", type=float, default=0.05)
     p.set_defaults(run=cmd_fanout)
+    p = sub.add_parser("drive", help="a fixed number of requests on one connection (for profiling)")
+    p.add_argument("--base", required=True)
+    p.add_argument("--ids", required=True)
+    p.add_argument("--workload", choices=["tree", "pushpop", "create"], default="tree")
+    p.add_argument("--count", type=int, default=2000)
+    p.set_defaults(run=cmd_drive)
     p = sub.add_parser("rss", help="VmRSS of a process")
     p.add_argument("--pid", type=int, required=True)
     p.set_defaults(run=cmd_rss)
