@@ -24,9 +24,12 @@ final class ServerProcess {
         return (server.process.terminationStatus, output, errors)
     }
 
-    static func start(arguments: [String], environment: [String: String] = [:]) throws -> ServerProcess {
+    /// `accessLog: false` for load that would fill the stdout pipe nobody reads while it runs.
+    static func start(arguments: [String], environment: [String: String] = [:], accessLog: Bool = true) throws
+        -> ServerProcess
+    {
         let server = ServerProcess()
-        try server.launch(arguments + ["--access-log", "on"], environment: environment)
+        try server.launch(arguments + ["--access-log", accessLog ? "on" : "off"], environment: environment)
         return server
     }
 

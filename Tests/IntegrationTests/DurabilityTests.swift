@@ -1,0 +1,179 @@
+import Foundation
+import Synchronization
+import Testing
+
+/// Crashes and restarts of the real binary with durable storage: nothing acknowledged is lost.
+@Suite("Durable sessions")
+struct DurabilityTests {
+    /// What one client knows of one of its sessions.
+    struct Tracked: Sendable {
+        let session: CreatedSession
+        /// The revision of the last 200 it got.
+        var acknowledged: Int
+        /// The revision its last request would make, answered or not.
+        var attempted: Int
+    }
+
+    /// The screen names of the root stack at `revision` under the script `mutation(after:)` follows.
+    static func expectedPath(at revision: Int) -> [String] {
+        var path = ["inbox"]
+        var current = 1
+        while current < revision {
+            if current % 8 == 0 { path = ["inbox"] } else { path.append("r\(current + 1)") }
+            current += 1
+        }
+        return path
+    }
+
+    /// The change that takes a session from `revision` to the next: a push, or every eighth a pop to root.
+    static func mutation(after revision: Int) -> (operation: String, json: Any?) {
+        revision % 8 == 0 ? ("pop-to-root", nil) : ("push", ["screen": "r\(revision + 1)", "params": ["n": revision + 1]])
+    }
+
+    /// Reads every tracked session back and checks it holds at least what was acknowledged, at most
+    /// what was attempted, and exactly the tree and events of its revision; returns them re-based.
+    static func verify(_ tracked: [Tracked], port: UInt16) throws -> [Tracked] {
+        let client = try HTTPConnection(port: port)
+        return try tracked.map { entry in
+            let body = try client.fetch(entry.session)
+            let revision = try #require(body["revision"] as? Int)
+            #expect(
+                (entry.acknowledged...entry.attempted).contains(revision),
+                "session \(entry.session.id): revision \(revision), acknowledged \(entry.acknowledged), attempted \(entry.attempted)")
+            #expect(body.rootPathNames == expectedPath(at: revision), "session \(entry.session.id) at revision \(revision)")
+            let events = try client.events(of: entry.session)
+            #expect(events.last?["revision"] as? Int == revision)
+            return Tracked(session: entry.session, acknowledged: revision, attempted: revision)
+        }
+    }
+
+    @Test("kill -9 under concurrent load, several rounds: every acknowledged change and creation survives")
+    func crashRounds() throws {
+        let data = DataDirectory()
+        var (server, port) = try data.startServer(["--threads", "8"])
+        let setup = try HTTPConnection(port: port)
+        var tracked = try (0..<12).map { _ in
+            Tracked(session: try setup.createSession(), acknowledged: 1, attempted: 1)
+        }
+        for round in 0..<3 {
+            let shared = Mutex(tracked)
+            let created = Mutex<[Tracked]>([])
+            let unexpected = Mutex<[String]>([])
+            let clients = 6
+            let finished = Atomic<Int>(0)
+            let roundPort = port
+            for client in 0..<clients {
+                let thread = Thread {
+                    defer { finished.add(1, ordering: .releasing) }
+                    guard let connection = try? HTTPConnection(port: roundPort) else { return }
+                    let owned = Array(stride(from: client, to: 12, by: clients))
+                    var step = 0
+                    while true {
+                        step += 1
+                        if step % 15 == 0 {
+                            // A creation acknowledged now must exist after the crash.
+                            guard let session = try? connection.createSession() else { return }
+                            created.withLock { $0.append(Tracked(session: session, acknowledged: 1, attempted: 1)) }
+                            continue
+                        }
+                        let index = owned[step % owned.count]
+                        let entry = shared.withLock { tracked -> Tracked in
+                            tracked[index].attempted = tracked[index].acknowledged + 1
+                            return tracked[index]
+                        }
+                        let (operation, json) = Self.mutation(after: entry.acknowledged)
+                        guard let response = try? connection.post(operation, to: entry.session, json: json) else { return }
+                        guard response.status == 200, let revision = try? response.json()["revision"] as? Int else {
+                            unexpected.withLock { $0.append("\(response.status) \(response.text)") }
+                            return
+                        }
+                        shared.withLock { $0[index].acknowledged = revision }
+                    }
+                }
+                thread.start()
+            }
+            Thread.sleep(forTimeInterval: Double.random(in: 0.3...1.0))
+            server.crash()
+            while finished.load(ordering: .acquiring) < clients { Thread.sleep(forTimeInterval: 0.01) }
+            #expect(unexpected.withLock { $0 }.isEmpty, "round \(round): \(unexpected.withLock { $0 })")
+            let mutated = shared.withLock { $0 }
+            #expect(mutated.contains { $0.acknowledged > 1 }, "round \(round) made no change before the crash")
+            (server, port) = try data.startServer(["--threads", "8"])
+            tracked = try Self.verify(mutated, port: port)
+            _ = try Self.verify(created.withLock { $0 }, port: port)
+        }
+        #expect(try server.terminate() == 0)
+    }
+
+    @Test("A clean restart brings back every session as it was: same ids, same tokens, same answers")
+    func cleanRestart() throws {
+        let data = DataDirectory()
+        var (server, port) = try data.startServer()
+        var client = try HTTPConnection(port: port)
+        var sessions: [CreatedSession] = []
+        for index in 0..<4 {
+            let session = try client.createSession(root: ["screen": "inbox", "params": ["user": index]])
+            _ = try client.post("push", to: session, json: ["screen": "message", "title": "Hello ✉︎"])
+            _ = try client.post("present", to: session, json: ["style": "sheet", "screen": "compose"])
+            _ = try client.post("dismiss", to: session, json: ["result": ["sent": true, "n": 1.50]])
+            if index % 2 == 0 {
+                _ = try client.post(
+                    "present", to: session,
+                    json: ["style": "alert", "alert": ["title": "Sure?", "actions": [["id": "ok", "title": "OK"]]]])
+            }
+            sessions.append(session)
+        }
+        let before = try sessions.map { try client.get($0.route(), token: $0.token).body }
+        let eventsBefore = try sessions.map { try client.get($0.route("events"), token: $0.token).body }
+        #expect(try server.terminate() == 0)
+
+        (server, port) = try data.startServer([], accessLog: true)
+        client = try HTTPConnection(port: port)
+        #expect(try sessions.map { try client.get($0.route(), token: $0.token).body } == before)
+        #expect(try sessions.map { try client.get($0.route("events"), token: $0.token).body } == eventsBefore)
+        let presentation = try client.get(sessions[0].route("presentations/p4"), token: sessions[0].token)
+        #expect(try presentation.json()["status"] as? String == "dismissed")
+        #expect(try server.terminate() == 0)
+        let storage = server.logLines().first { $0["event"] as? String == "storage" }
+        #expect(storage?["sessions_loaded"] as? Int == 4)
+        #expect(storage?["kind"] as? String == "sqlite")
+    }
+
+    /// Ways a database file gets damaged, each applied to a file with sessions in it.
+    static let damages: [(name: String, damage: @Sendable (String) throws -> Void)] = [
+        ("truncated to half", { path in
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            let size = try handle.seekToEnd()
+            try handle.truncate(atOffset: size / 2)
+            try handle.close()
+        }),
+        ("a page overwritten", { path in
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.seek(toOffset: 4096 + 8)
+            try handle.write(contentsOf: Data(repeating: 0xA5, count: 2000))
+            try handle.close()
+        }),
+        ("its header overwritten", { path in
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            try handle.write(contentsOf: Data("this is no database".utf8))
+            try handle.close()
+        }),
+    ]
+
+    @Test("A damaged database file stops start-up with a clear message and a non-zero exit", arguments: 0..<3)
+    func damagedFile(index: Int) throws {
+        let data = DataDirectory()
+        let (server, port) = try data.startServer()
+        let client = try HTTPConnection(port: port)
+        for _ in 0..<40 {
+            let session = try client.createSession(root: ["screen": "inbox", "params": ["pad": String(repeating: "p", count: 400)]])
+            _ = try client.post("push", to: session, json: ["screen": "next"])
+        }
+        #expect(try server.terminate() == 0)
+        try Self.damages[index].damage(data.databasePath)
+        let refusal = try data.refusal()
+        #expect(refusal.status == 1, "\(Self.damages[index].name): the server must not start")
+        #expect(refusal.errors.contains("corrupt"), "\(Self.damages[index].name): \(refusal.errors)")
+        #expect(refusal.errors.contains(data.databasePath))
+    }
+}
