@@ -16,6 +16,9 @@ public final class HTTPServer: Sendable {
         var port: UInt16?
         /// The +1 on the daemon context that libmicrohttpd holds as `cls`.
         var retainedContext: Unmanaged<DaemonContext>?
+        /// The PEM strings libmicrohttpd was given; it may read them while running, so
+        /// they are freed only after MHD_stop_daemon returns.
+        var tlsStrings: [UnsafeMutablePointer<CChar>] = []
     }
 
     public let configuration: HTTPServerConfiguration
@@ -52,6 +55,7 @@ public final class HTTPServer: Sendable {
             throw .invalidConfiguration("threads must be between 1 and 1024")
         }
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
+        if configuration.tls != nil, MHD_is_feature_supported(.FEATURE_TLS) != .YES { throw .tlsUnsupported }
         let context = context
         return try state.withLock { state throws(HTTPServerError) -> UInt16 in
             guard state.daemon == nil else { throw .alreadyRunning }
@@ -60,8 +64,11 @@ public final class HTTPServer: Sendable {
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
                 | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
             if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+            // Freed in stop() after MHD_stop_daemon, or right below on failure.
+            let tlsStrings = configuration.tls.map { [strdup($0.certificatePEM)!, strdup($0.privateKeyPEM)!] } ?? []
+            if !tlsStrings.isEmpty { flags |= MHD_USE_TLS.rawValue }
             let daemon = address.withSockaddr { sockaddr in
-                var options = Self.options(for: configuration, address: sockaddr)
+                var options = Self.options(for: configuration, address: sockaddr, tls: tlsStrings)
                 return options.withUnsafeMutableBufferPointer { items in
                     CMicroHTTPD_start_daemon(
                         flags, handleAccess, retained.toOpaque(), handleCompleted, items.baseAddress)
@@ -70,10 +77,13 @@ public final class HTTPServer: Sendable {
             guard let daemon else {
                 let code = errno
                 retained.release()
+                tlsStrings.forEach { free($0) }
+                // GnuTLS does not set errno when it refuses a certificate; socket errors do.
+                if !tlsStrings.isEmpty, ![EADDRINUSE, EACCES, EADDRNOTAVAIL].contains(code) { throw .tlsRejected }
                 throw .cannotListen(host: configuration.host, port: configuration.port, errno: code)
             }
             let port = CMicroHTTPD_bound_port(daemon)
-            state = State(daemon: daemon, port: port, retainedContext: retained)
+            state = State(daemon: daemon, port: port, retainedContext: retained, tlsStrings: tlsStrings)
             return port
         }
     }
@@ -81,12 +91,12 @@ public final class HTTPServer: Sendable {
     /// Stops gracefully: no new connections, parked requests released, requests in
     /// flight given `shutdownGraceSeconds` to finish, then every connection closed.
     public func stop() {
-        let taken = state.withLock { state -> (OpaquePointer, Unmanaged<DaemonContext>)? in
+        let taken = state.withLock { state -> (OpaquePointer, Unmanaged<DaemonContext>, [UnsafeMutablePointer<CChar>])? in
             guard let daemon = state.daemon, let retained = state.retainedContext else { return nil }
-            state = State()
-            return (daemon, retained)
+            defer { state = State() }
+            return (daemon, retained, state.tlsStrings)
         }
-        guard let (daemon, retained) = taken else { return }
+        guard let (daemon, retained, tlsStrings) = taken else { return }
         let listener = MHD_quiesce_daemon(daemon)
         if listener >= 0 { close(listener) }
         context.beginShutdown()
@@ -98,11 +108,14 @@ public final class HTTPServer: Sendable {
         }
         MHD_stop_daemon(daemon)
         retained.release()
+        tlsStrings.forEach { free($0) }
     }
 
+    /// `tls` is the certificate then the key, as C strings that outlive the daemon.
     private static func options(
         for configuration: HTTPServerConfiguration,
-        address: UnsafePointer<sockaddr>
+        address: UnsafePointer<sockaddr>,
+        tls: [UnsafeMutablePointer<CChar>]
     ) -> [MHD_OptionItem] {
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
@@ -118,6 +131,10 @@ public final class HTTPServer: Sendable {
             options.append(
                 MHD_OptionItem(
                     option: .PER_IP_CONNECTION_LIMIT, value: configuration.perAddressConnectionLimit, ptr_value: nil))
+        }
+        if tls.count == 2 {
+            options.append(MHD_OptionItem(option: .HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(tls[0])))
+            options.append(MHD_OptionItem(option: .HTTPS_MEM_KEY, value: 0, ptr_value: UnsafeMutableRawPointer(tls[1])))
         }
         options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
         return options

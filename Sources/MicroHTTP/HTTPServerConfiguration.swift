@@ -16,6 +16,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var perAddressConnectionLimit: Int
     /// How long `stop` lets requests in flight finish before closing them.
     public var shutdownGraceSeconds: Double
+    /// When set, the server speaks HTTPS only (libmicrohttpd's GnuTLS support).
+    public var tls: TLSCredentials?
 
     public init(
         host: String = "127.0.0.1",
@@ -25,8 +27,10 @@ public struct HTTPServerConfiguration: Sendable {
         connectionTimeoutSeconds: Int = 30,
         connectionLimit: Int = 4096,
         perAddressConnectionLimit: Int = 0,
-        shutdownGraceSeconds: Double = 10
+        shutdownGraceSeconds: Double = 10,
+        tls: TLSCredentials? = nil
     ) {
+        self.tls = tls
         self.host = host
         self.port = port
         self.threads = threads

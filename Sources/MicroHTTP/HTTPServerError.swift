@@ -5,6 +5,10 @@ public enum HTTPServerError: Error, Hashable, Sendable, CustomStringConvertible 
     case invalidConfiguration(String)
     /// libmicrohttpd refused to start (most often: the address is in use).
     case cannotListen(host: String, port: UInt16, errno: Int32)
+    /// The libmicrohttpd here was built without TLS.
+    case tlsUnsupported
+    /// libmicrohttpd refused to start with the TLS certificate and key given.
+    case tlsRejected
 
     public var description: String {
         switch self {
@@ -13,6 +17,9 @@ public enum HTTPServerError: Error, Hashable, Sendable, CustomStringConvertible 
         case .invalidConfiguration(let reason): "invalid configuration: \(reason)"
         case .cannotListen(let host, let port, let code):
             "cannot listen on \(host):\(port): \(String(cString: strerror(code)))"
+        case .tlsUnsupported: "this libmicrohttpd was built without TLS support"
+        case .tlsRejected:
+            "the TLS certificate or private key was refused: both PEM, the key matching the certificate (libmicrohttpd's reason is logged above)"
         }
     }
 }

@@ -11,6 +11,8 @@ struct Options {
     var accessLog = true
     /// The browser client's files, served at `/`; relative to the working directory.
     var publicDirectory = "Public"
+    var tlsCertificatePath: String?
+    var tlsKeyPath: String?
     /// Where sessions live.
     var storage = Storage.sqlite
     /// The durable store's directory, created when missing; relative to the working directory.
@@ -104,6 +106,12 @@ struct Options {
             }
             $0.api.cors = CORSPolicy(allowedOrigins: origins)
         },
+        Setting(flag: "--tls-cert", environment: "TLS_CERT", help: "PEM certificate chain file: serve HTTPS only (with --tls-key)") {
+            $0.tlsCertificatePath = $1
+        },
+        Setting(flag: "--tls-key", environment: "TLS_KEY", help: "PEM private key file for --tls-cert") {
+            $0.tlsKeyPath = $1
+        },
         Setting(flag: "--access-log", environment: "ACCESS_LOG", help: "one JSON line per request on stdout: on or off (default on)") {
             guard $1 == "on" || $1 == "off" else { throw OptionsError.invalid("--access-log", $1, "on or off") }
             $0.accessLog = $1 == "on"
@@ -151,6 +159,7 @@ struct Options {
             guard let value = inline ?? remaining.popFirst() else { throw OptionsError.missingValue(flag) }
             try setting.apply(&options, value)
         }
+        options.server.tls = try tlsCredentials(certificate: options.tlsCertificatePath, key: options.tlsKeyPath)
         options.settle()
         return options
     }
@@ -171,6 +180,25 @@ struct Options {
     private static func split(_ argument: String) -> (String, String?) {
         guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
+    }
+
+    /// Both files or neither: half a TLS setup is a mistake to report, not to ignore.
+    private static func tlsCredentials(certificate: String?, key: String?) throws(OptionsError) -> TLSCredentials? {
+        switch (certificate, key) {
+        case (nil, nil): return nil
+        case (let certificate?, let key?):
+            return TLSCredentials(
+                certificatePEM: try pem(certificate, "--tls-cert"), privateKeyPEM: try pem(key, "--tls-key"))
+        case (nil, _): throw .missingValue("--tls-cert (--tls-key needs it)")
+        case (_, nil): throw .missingValue("--tls-key (--tls-cert needs it)")
+        }
+    }
+
+    private static func pem(_ path: String, _ flag: String) throws(OptionsError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else { throw .invalid(flag, path, "a readable file") }
+        let text = String(decoding: data, as: UTF8.self)
+        guard text.contains("-----BEGIN ") else { throw .invalid(flag, path, "a PEM file") }
+        return text
     }
 
     private static func adminToken(fromFile path: String) throws(OptionsError) -> String {

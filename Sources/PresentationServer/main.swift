@@ -46,7 +46,8 @@ do {
 Log.info(
     "listening",
     [
-        ("host", .string(options.server.host)), ("port", .int(Int(port))), ("threads", .int(options.server.threads)),
+        ("host", .string(options.server.host)), ("port", .int(Int(port))),
+        ("scheme", .string(options.server.tls == nil ? "http" : "https")), ("threads", .int(options.server.threads)),
         ("storage", .string(options.storage.rawValue)),
     ])
 

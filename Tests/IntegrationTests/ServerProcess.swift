@@ -37,7 +37,7 @@ final class ServerProcess {
         process.executableURL = Self.executable
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
-        for name in ["PORT", "HOST", "THREADS", "DATA_DIR", "ADMIN_TOKEN", "ADMIN_TOKEN_FILE", "CORS_ORIGINS"] {
+        for name in ["PORT", "HOST", "THREADS", "DATA_DIR", "ADMIN_TOKEN", "ADMIN_TOKEN_FILE", "CORS_ORIGINS", "TLS_CERT", "TLS_KEY"] {
             merged.removeValue(forKey: name)
         }
         // Never a database in the working directory (the repository): durable tests pass their own.
