@@ -1,7 +1,9 @@
 /// Matches a method and path against a table of patterns such as `/v1/sessions/{id}/push`.
 ///
 /// A route table fits on one screen, so matching is a plain scan of split segments: no
-/// regular expressions, no trie. `{name}` matches exactly one non-empty segment.
+/// regular expressions, no trie. `{name}` matches exactly one non-empty segment. Where
+/// several patterns fit a path, those with the most literal segments win, so
+/// `/v1/sessions/import` is never the session "import" of `/v1/sessions/{id}`.
 public struct Router<Route: Sendable>: Sendable {
     /// What a lookup found.
     public enum Match {
@@ -20,6 +22,8 @@ public struct Router<Route: Sendable>: Sendable {
         let method: HTTPMethod
         let segments: [Segment]
         let route: Route
+        /// How specific the pattern is: the number of its literal segments.
+        let literals: Int
     }
 
     private var entries: [Entry] = []
@@ -31,15 +35,22 @@ public struct Router<Route: Sendable>: Sendable {
         let segments = Self.split(pattern).map { part -> Segment in
             part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
         }
-        entries.append(Entry(method: method, segments: segments, route: route))
+        let literals = segments.count { if case .literal = $0 { true } else { false } }
+        // Kept from most to least specific, in the order added among equals, so the scan
+        // can stop at the first pattern less specific than one that fits.
+        let index = entries.firstIndex { $0.literals < literals } ?? entries.endIndex
+        entries.insert(Entry(method: method, segments: segments, route: route, literals: literals), at: index)
     }
 
     public func match(_ method: HTTPMethod, _ path: String) -> Match {
         let parts = Self.split(path)
         var allowed: [HTTPMethod] = []
         let lookup = method == .head ? HTTPMethod.get : method
+        var fitting: Int?
         for entry in entries {
+            if let fitting, entry.literals < fitting { break }
             guard let parameters = Self.bind(entry.segments, to: parts) else { continue }
+            fitting = entry.literals
             if entry.method == lookup { return .found(entry.route, parameters: parameters) }
             if !allowed.contains(entry.method) { allowed.append(entry.method) }
         }
