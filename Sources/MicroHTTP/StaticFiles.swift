@@ -61,6 +61,11 @@ public final class StaticFiles: Sendable {
         return HTTPResponse(status: .ok, headers: headers, bytes: file.bytes)
     }
 
+    /// Whether `path` names a file served here, whatever the method asking.
+    public func serves(_ path: String) -> Bool {
+        file(at: path) != nil
+    }
+
     /// The file a request path names, read or taken from the cache; nil when it is refused.
     func file(at requestPath: String) -> StaticFile? {
         guard let relative = Self.relativePath(requestPath) else { return nil }

@@ -72,14 +72,11 @@ public final class PresentationAPI: HTTPHandler {
             if request.method == .get || request.method == .head, let file = staticFiles?.response(for: request) {
                 return .now(file)
             }
+            // A file is a resource that takes GET and HEAD: another method is 405, as on API routes.
+            if staticFiles?.serves(request.path) == true { return methodNotAllowed([.get, .head], request) }
             return .now(ProblemDetails(for: APIError.routeNotFound(request.path)).response)
         case .methodNotAllowed(let allowed):
-            if request.method == .options {
-                var headers = configuration.cors.preflightHeaders(for: request, allowed: allowed)
-                headers.set("Allow", (allowed + [.options]).map(\.rawValue).joined(separator: ", "))
-                return .now(HTTPResponse(status: .noContent, headers: headers))
-            }
-            return .now(ProblemDetails(for: APIError.methodNotAllowed(allowed)).response)
+            return methodNotAllowed(allowed, request)
         case .found(let route, let parameters):
             do {
                 return try respond(to: route, parameters: parameters, request: request)
@@ -87,6 +84,16 @@ public final class PresentationAPI: HTTPHandler {
                 return .now(ProblemDetails(for: error).response)
             }
         }
+    }
+
+    /// 405 with `Allow`; for OPTIONS, 204 with `Allow` and, for an allowed origin, the CORS preflight.
+    private func methodNotAllowed(_ allowed: [HTTPMethod], _ request: HTTPRequest) -> HTTPReply {
+        if request.method == .options {
+            var headers = configuration.cors.preflightHeaders(for: request, allowed: allowed)
+            headers.set("Allow", (allowed + [.options]).map(\.rawValue).joined(separator: ", "))
+            return .now(HTTPResponse(status: .noContent, headers: headers))
+        }
+        return .now(ProblemDetails(for: APIError.methodNotAllowed(allowed)).response)
     }
 
     public func response(for refusal: HTTPRefusal) -> HTTPResponse {
