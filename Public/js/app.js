@@ -1,0 +1,234 @@
+// The page: opens the session named in the URL fragment, draws what the server says,
+// follows its events, and sends what the person taps. The server is the only source of
+// truth: a tap sends a request, and the page redraws from the answer or the next event.
+import { createSession, SessionAPI, ProblemError } from './api.js';
+import { readFragment, writeFragment } from './fragment.js';
+import { LiveStream } from './live.js';
+import { DeviceView } from './device.js';
+import { Inspector, describeError } from './inspector.js';
+import { findScreen } from './tree.js';
+import { DEMO_ROOT, followUp } from './demo.js';
+
+const elements = {
+  layers: document.querySelector('#device-layers'),
+  connection: document.querySelector('#connection'),
+  notice: document.querySelector('#notice'),
+  noticeText: document.querySelector('#notice-text'),
+  start: document.querySelector('#start-demo'),
+  openForm: document.querySelector('#open-form'),
+  leave: document.querySelector('#leave'),
+  sessionLabel: document.querySelector('#session-label'),
+};
+
+/** The open session: its API, the last tree drawn, its stream, and refetch bookkeeping. */
+let current = null;
+
+const device = new DeviceView(elements.layers, {
+  perform: (operation, body) => perform(operation, body),
+  cancel: (layer) => perform('dismiss', { presentation: layer.presentation.id, from: topScreen() }),
+  answerAlert: (layer, actionID, fields) => {
+    const result = fields === undefined ? { action: actionID } : { action: actionID, fields };
+    const first = { presentation: layer.presentation.id, result, from: topScreen() };
+    const presenter = current && findScreen(current.session, layer.presentation.presentedBy);
+    const more = followUp(layer.presentation, actionID, presenter);
+    return more.length ? perform('batch', { operations: [{ op: 'dismiss', ...first }, ...more] }) : perform('dismiss', first);
+  },
+});
+
+const inspector = new Inspector(document.querySelector('#inspector'), async (operation, body, ifMatch) => {
+  if (!current) throw new Error('Open a session first.');
+  return perform(operation, body, { ifMatch, rethrow: true });
+});
+
+function topScreen() {
+  return current && current.session ? current.session.top.screen : undefined;
+}
+
+// --- Notices and connection state ---------------------------------------------------------
+
+function showNotice(text, kind = 'error') {
+  elements.notice.hidden = false;
+  elements.notice.dataset.kind = kind;
+  elements.noticeText.textContent = text;
+}
+
+function clearNotice() {
+  elements.notice.hidden = true;
+  elements.noticeText.textContent = '';
+}
+
+document.querySelector('#notice-close').addEventListener('click', clearNotice);
+
+const CONNECTION_TEXT = {
+  idle: 'No session',
+  connecting: 'Connecting…',
+  live: 'Live',
+  reconnecting: 'Offline · reconnecting…',
+  offline: 'Offline',
+};
+
+function setConnection(state) {
+  elements.connection.dataset.state = state;
+  elements.connection.textContent = CONNECTION_TEXT[state];
+  document.body.dataset.connection = state;
+}
+
+// --- Opening a session ----------------------------------------------------------------------
+
+async function open(reference) {
+  if (current) current.live?.stop();
+  current = null;
+  inspector.clear();
+  elements.leave.hidden = !reference;
+  elements.sessionLabel.textContent = reference ? reference.id : '';
+  if (!reference) {
+    setConnection('idle');
+    device.clear('No session open. Start the messages demo, or open a session by id and token.');
+    return;
+  }
+  const state = { api: new SessionAPI(reference.id, reference.token), session: null, live: null, fetching: false, again: false };
+  current = state;
+  setConnection('connecting');
+  try {
+    const session = await state.api.fetch();
+    if (current !== state) return;
+    show(session);
+    const history = await state.api.events();
+    if (current !== state) return;
+    for (const event of history.events) inspector.logEvent(event);
+    state.live = new LiveStream(state.api, {
+      onEvent: (event) => onEvent(state, event),
+      onStatus: (status) => current === state && setConnection(status),
+      resync: (after) => resync(state, after),
+    });
+    state.live.start(Math.max(history.revision, session.revision));
+  } catch (error) {
+    if (current !== state) return;
+    setConnection('offline');
+    showNotice(`Cannot open session ${reference.id}: ${describeError(error)}`);
+    device.clear(error instanceof ProblemError && error.status === 404 ? 'This session does not exist (any more).' : 'The session could not be opened.');
+  }
+}
+
+function onEvent(state, event) {
+  if (current !== state) return;
+  if (event.type === 'deleted') {
+    showNotice('This session was deleted.', 'info');
+    device.clear('This session was deleted.');
+    return;
+  }
+  inspector.logEvent(event);
+  if (!state.session || event.revision > state.session.revision) refresh(state);
+}
+
+/** Before a refused stream is reopened: redraw from the server, and find where to continue. */
+async function resync(state, after) {
+  try {
+    await refresh(state);
+    const history = await state.api.events(after);
+    for (const event of history.events) inspector.logEvent(event);
+    return history.revision;
+  } catch (error) {
+    if (error instanceof ProblemError && error.code === 'history_expired') {
+      inspector.logNote(`Events after revision ${after} are no longer kept; continuing from revision ${state.session.revision}.`);
+      return state.session.revision;
+    }
+    if (error instanceof ProblemError && (error.status === 404 || error.status === 401)) {
+      showNotice(`The session is gone: ${describeError(error)}`);
+      device.clear('This session does not exist (any more).');
+      error.stop = true;
+    }
+    throw error;
+  }
+}
+
+/** Fetches the tree; calls that arrive while one is in flight are folded into one more. */
+async function refresh(state) {
+  if (state.fetching) {
+    state.again = true;
+    return state.fetching;
+  }
+  state.fetching = (async () => {
+    try {
+      do {
+        state.again = false;
+        const session = await state.api.fetch(state.session ? state.session.revision : undefined);
+        if (session && current === state) show(session);
+      } while (state.again);
+    } finally {
+      state.fetching = false;
+    }
+  })();
+  return state.fetching;
+}
+
+/** Draws a session the server sent, unless a newer one is already drawn. */
+function show(session) {
+  const state = current;
+  if (!state) return;
+  if (state.session && session.revision <= state.session.revision) return;
+  state.session = session;
+  device.render(session);
+  inspector.showSession(session);
+}
+
+// --- Acting -----------------------------------------------------------------------------------
+
+async function perform(operation, body, { ifMatch, rethrow = false } = {}) {
+  const state = current;
+  if (!state) return undefined;
+  try {
+    const answer = await state.api.perform(operation, body, { ifMatch });
+    if (current === state) show(answer.session);
+    clearNotice();
+    return answer;
+  } catch (error) {
+    let text = describeError(error);
+    if (error instanceof ProblemError && error.status === 412) text += '. The session changed since you looked: the page now shows the current tree.';
+    else if (error instanceof ProblemError && error.code === 'top_changed') text += '. Another change came first: the page now shows the current tree.';
+    showNotice(text);
+    if (error instanceof ProblemError && (error.isConflict || error.status === 404)) refresh(state).catch(() => {});
+    if (rethrow) throw error;
+    return undefined;
+  }
+}
+
+// --- Controls -------------------------------------------------------------------------------
+
+elements.start.addEventListener('click', async () => {
+  elements.start.disabled = true;
+  try {
+    const created = await createSession(DEMO_ROOT);
+    writeFragment({ id: created.id, token: created.token });
+  } catch (error) {
+    showNotice(`Cannot create a session: ${describeError(error)}`);
+  } finally {
+    elements.start.disabled = false;
+  }
+});
+
+elements.openForm.addEventListener('submit', (event) => {
+  event.preventDefault();
+  const id = elements.openForm.elements.id.value.trim();
+  const token = elements.openForm.elements.token.value.trim();
+  if (!id || !token) return;
+  elements.openForm.reset();
+  elements.openForm.closest('details').open = false;
+  writeFragment({ id, token });
+});
+
+elements.leave.addEventListener('click', () => writeFragment(null));
+
+// A page kept in the back/forward cache would keep its event stream open, and browsers
+// allow only a few connections per server: let the stream go, and reopen on return.
+addEventListener('pagehide', () => current?.live?.stop());
+addEventListener('pageshow', (event) => {
+  if (event.persisted) open(readFragment());
+});
+
+addEventListener('hashchange', () => {
+  clearNotice();
+  open(readFragment());
+});
+
+open(readFragment());

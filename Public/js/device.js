@@ -1,0 +1,351 @@
+// Draws a session as a phone would show it: the top screen of each stack, presentations
+// over it by style, an alert on top. Redraws are keyed by id, so a screen that did not
+// change keeps its DOM (and what was typed into it), and changes animate: a push slides
+// in, a pop slides out, a sheet rises. Nothing here changes state: every tap goes to
+// `actions`, which asks the server.
+import { h, uniqueID, focusable, prefersReducedMotion } from './dom.js';
+import { layers, screenTitle } from './tree.js';
+import { renderScreen } from './screens.js';
+import { renderAlert, cancelAction } from './alert.js';
+
+/** What an element is, across redraws: its tag, name, label and text. */
+function elementKey(element) {
+  return [element.tagName, element.getAttribute('name'), element.getAttribute('aria-label'), element.textContent.trim()].join('|');
+}
+
+function findByKey(root, key) {
+  return [...root.querySelectorAll('button, input, textarea, select, a, [tabindex]')].find((element) => elementKey(element) === key) || null;
+}
+
+/** How long a leaving screen or layer stays for its animation (the CSS runs shorter). */
+const LEAVE_MS = 450;
+
+export class DeviceView {
+  /**
+   * @param {HTMLElement} container the device's screen area
+   * @param {object} actions
+   *   perform(operation, body) -> Promise: one operation, from the device;
+   *   answerAlert(layer, actionID, fields) -> Promise;
+   *   cancel(layer) -> Promise: dismiss a presentation without a result.
+   */
+  constructor(container, actions) {
+    this.container = container;
+    this.actions = actions;
+    this.session = null;
+    this.topKey = null;
+    this.topScreenID = null;
+    /** Stack id -> the screen ids last drawn, to tell a push from a pop. */
+    this.paths = new Map();
+    /** Presentation id -> the element that had focus when it appeared. */
+    this.openers = new Map();
+    document.addEventListener('keydown', (event) => this.onKeyDown(event));
+  }
+
+  /** Shows a message instead of a session. */
+  clear(message) {
+    this.session = null;
+    this.topKey = null;
+    this.paths.clear();
+    this.container.replaceChildren(h('div', { class: 'device-empty' }, h('p', {}, message)));
+  }
+
+  render(session) {
+    const hadFocus = this.container.contains(document.activeElement) || document.activeElement === document.body;
+    if (!this.session) this.container.replaceChildren();
+    this.session = session;
+    const wanted = layers(session);
+    const existing = new Map();
+    for (const element of this.container.children) {
+      if (element.dataset.layer && !element.classList.contains('is-leaving')) existing.set(element.dataset.layer, element);
+    }
+    const appeared = new Set();
+    let previous = null;
+    wanted.forEach((layer, depth) => {
+      let element = existing.get(layer.key);
+      existing.delete(layer.key);
+      if (!element) {
+        element = this.createLayer(layer);
+        appeared.add(layer.key);
+        if (previous) previous.after(element);
+        else this.container.prepend(element);
+        if (layer.presentation) this.animate(element, 'enter');
+      }
+      const above = wanted[depth + 1];
+      this.updateLayer(element, layer, { isTop: depth === wanted.length - 1, coveredBy: above ? above.presentation.style : null });
+      previous = element;
+    });
+    for (const element of existing.values()) this.leave(element, 'leave');
+    this.moveFocus(wanted, appeared, hadFocus);
+  }
+
+  // --- Layers -------------------------------------------------------------------------
+
+  createLayer(layer) {
+    if (!layer.presentation) {
+      return h('section', { class: 'layer layer--root', dataset: { layer: 'root' }, 'aria-label': 'App' }, h('div', { class: 'stack' }));
+    }
+    const presentation = layer.presentation;
+    const style = presentation.style;
+    const backdrop = h('div', { class: 'backdrop', 'aria-hidden': 'true' });
+    if (style === 'popover') backdrop.addEventListener('click', () => this.actions.cancel(layer));
+    const attributes = { class: `layer presentation presentation--${style}`, dataset: { layer: presentation.id, style } };
+    if (style === 'alert') {
+      const dialog = renderAlert(presentation, (actionID, fields) => this.actions.answerAlert(layer, actionID, fields));
+      return h('div', attributes, backdrop, h('div', { class: 'alert-frame' }, dialog));
+    }
+    const panel = h(
+      'section',
+      { class: 'panel', role: 'dialog', 'aria-modal': 'true', tabindex: '-1' },
+      style === 'sheet' ? h('div', { class: 'grabber', 'aria-hidden': 'true' }) : null,
+      style === 'popover' ? h('div', { class: 'popover-arrow', 'aria-hidden': 'true' }) : null,
+      h('div', { class: 'stack' }),
+    );
+    if (style === 'sheet') this.enableSwipe(panel, layer);
+    return h('div', attributes, backdrop, panel);
+  }
+
+  updateLayer(element, layer, { isTop, coveredBy }) {
+    element.inert = !isTop;
+    element.classList.toggle('is-top', isTop);
+    if (coveredBy) element.dataset.coveredBy = coveredBy;
+    else delete element.dataset.coveredBy;
+    if (!layer.stack) return;
+    const stack = element.querySelector('.stack');
+    const screen = this.updateStack(stack, layer);
+    const panel = element.querySelector(':scope > .panel');
+    const title = screen.querySelector('.nav-title');
+    if (panel && title) panel.setAttribute('aria-labelledby', title.id);
+  }
+
+  // --- Stacks and screens -------------------------------------------------------------
+
+  /** Shows the stack's top screen, animating from what was there; answers its element. */
+  updateStack(element, layer) {
+    const stack = layer.stack;
+    const index = stack.path.length - 1;
+    const top = stack.path[index];
+    const current = [...element.children].find((child) => !child.classList.contains('is-leaving'));
+    let screen = current;
+    if (!current || current.dataset.screen !== top.id) {
+      let direction = null;
+      if (current) {
+        const before = this.paths.get(stack.id) || [];
+        if (element.dataset.stack !== stack.id) direction = 'replace';
+        else if (stack.path.some((item) => item.id === current.dataset.screen)) direction = 'push';
+        else if (before.includes(top.id)) direction = 'pop';
+        else direction = 'replace';
+      }
+      screen = h('article', { class: 'screen', dataset: { screen: top.id, kind: top.screen } });
+      this.fillScreen(screen, layer, index);
+      if (direction === 'pop') element.insertBefore(screen, current);
+      else element.append(screen);
+      if (current) this.leave(current, direction === 'push' ? 'push-out' : direction === 'pop' ? 'pop-out' : 'fade-out');
+      if (direction) this.animate(screen, direction === 'push' ? 'push-in' : direction === 'pop' ? 'pop-in' : 'fade-in');
+    } else {
+      this.fillScreen(screen, layer, index);
+    }
+    element.dataset.stack = stack.id;
+    this.paths.set(stack.id, stack.path.map((item) => item.id));
+    return screen;
+  }
+
+  /** (Re)draws one screen when anything it shows has changed, keeping typed values and focus. */
+  fillScreen(element, layer, index) {
+    const stack = layer.stack;
+    const screen = stack.path[index];
+    const presentation = layer.presentation;
+    const below = index > 0 ? stack.path[index - 1] : null;
+    const signature = JSON.stringify([screen, index, below && screenTitle(below), presentation && presentation.id, presentation && presentation.navigation]);
+    if (element.dataset.signature === signature) return;
+
+    const draft = new Map();
+    for (const control of element.querySelectorAll('input[name], textarea[name], select[name]')) {
+      draft.set(control.name, control.type === 'checkbox' ? control.checked : control.value);
+    }
+    // Redrawing replaces the elements: what had focus, and the openers of presentations
+    // above this screen, are found again in the new ones by what they are.
+    const focusedKey = element.contains(document.activeElement) ? elementKey(document.activeElement) : null;
+    const openers = [...this.openers].filter(([, opener]) => element.contains(opener)).map(([id, opener]) => [id, elementKey(opener)]);
+    const isPresentedRoot = index === 0 && Boolean(presentation);
+    const ctx = {
+      screen,
+      index,
+      stack,
+      presentation,
+      canGoBack: index > 0,
+      isPresentedRoot,
+      draft,
+      previousResultRevision: element.dataset.resultRevision ? Number(element.dataset.resultRevision) : undefined,
+      act: this.screenActions(screen, layer, index),
+    };
+    const view = renderScreen(ctx);
+    const titleID = uniqueID('screen-title');
+    const title = h('h2', { class: 'nav-title', id: titleID, tabindex: '-1' }, screenTitle(screen));
+    let leading = view.leading;
+    if (!leading) {
+      if (below) {
+        leading = [h('button', { type: 'button', class: 'bar-button back-button', 'aria-label': `Back to ${screenTitle(below)}`, onclick: () => ctx.act.pop() }, h('span', { class: 'chevron', 'aria-hidden': 'true' }, '‹'), h('span', { class: 'back-label' }, screenTitle(below)))];
+      } else if (isPresentedRoot && presentation.style !== 'popover') {
+        leading = [h('button', { type: 'button', class: 'bar-button', onclick: () => this.actions.cancel(layer) }, presentation.style === 'sheet' ? 'Cancel' : 'Close')];
+      } else {
+        leading = [];
+      }
+    }
+    const showBar = !(presentation && presentation.navigation === false);
+    const bar = showBar
+      ? h('header', { class: 'nav-bar' }, h('div', { class: 'nav-leading' }, leading), title, h('div', { class: 'nav-trailing' }, view.trailing || []))
+      : h('header', { class: 'nav-bar nav-bar--bare' }, h('div', { class: 'nav-leading' }, presentation.style === 'popover' ? [] : leading), title, h('div', { class: 'nav-trailing' }));
+    element.replaceChildren(bar, h('div', { class: 'screen-body' }, view.body));
+    element.setAttribute('aria-labelledby', titleID);
+    element.dataset.signature = signature;
+    element.dataset.resultRevision = screen.result ? String(screen.result.revision) : '';
+    for (const [id, key] of openers) {
+      const again = findByKey(element, key);
+      if (again) this.openers.set(id, again);
+    }
+    if (focusedKey) findByKey(element, focusedKey)?.focus();
+  }
+
+  /** What a screen's buttons may ask for; each names the screen as `from`, so a stale tap is refused. */
+  screenActions(screen, layer, index) {
+    const from = screen.id;
+    const perform = (operation, body) => this.actions.perform(operation, { ...body, from });
+    const presentationID = layer.presentation ? layer.presentation.id : undefined;
+    const act = {
+      push: (spec) => perform('push', spec),
+      pop: (result) => perform('pop', result === undefined ? {} : { result }),
+      present: (style, spec, { navigation } = {}) => perform('present', { style, ...spec, ...(navigation === undefined ? {} : { navigation }) }),
+      alert: (alert) => perform('present', { style: 'alert', alert }),
+      dismiss: (result) => perform('dismiss', { presentation: presentationID, ...(result === undefined ? {} : { result }) }),
+      handBack: (result) => (index > 0 ? act.pop(result) : presentationID ? act.dismiss(result) : Promise.resolve()),
+    };
+    return act;
+  }
+
+  // --- Motion -------------------------------------------------------------------------
+
+  animate(element, name) {
+    if (prefersReducedMotion()) return;
+    element.classList.add(`anim-${name}`);
+    setTimeout(() => element.classList.remove(`anim-${name}`), LEAVE_MS);
+  }
+
+  leave(element, name) {
+    element.classList.add('is-leaving');
+    element.inert = true;
+    element.setAttribute('aria-hidden', 'true');
+    if (prefersReducedMotion()) {
+      element.remove();
+      return;
+    }
+    element.classList.add(`anim-${name}`);
+    setTimeout(() => element.remove(), LEAVE_MS);
+  }
+
+  // --- Focus and keyboard -------------------------------------------------------------
+
+  moveFocus(wanted, appeared, hadFocus) {
+    const top = wanted[wanted.length - 1];
+    const topElement = this.layerElement(top.key);
+    const topScreen = top.stack ? top.stack.path[top.stack.path.length - 1].id : null;
+    const previousKey = this.topKey;
+    const previousScreen = this.topScreenID;
+    this.topKey = top.key;
+    this.topScreenID = topScreen;
+    if (!topElement) return;
+    if (top.key !== previousKey && appeared.has(top.key) && top.presentation) {
+      // A presentation appeared: focus moves into it, and comes back when it goes.
+      this.openers.set(top.key, document.activeElement);
+      this.focusInside(topElement, top);
+      return;
+    }
+    if (top.key !== previousKey && previousKey && !wanted.some((layer) => layer.key === previousKey)) {
+      const opener = this.openers.get(previousKey);
+      for (const key of [...this.openers.keys()]) if (!wanted.some((layer) => layer.key === key)) this.openers.delete(key);
+      if (opener && opener.isConnected && !opener.closest('[inert]')) opener.focus();
+      else this.focusTitle(topElement);
+      return;
+    }
+    const focusLost = document.activeElement === document.body || !document.activeElement || document.activeElement.closest('[inert]');
+    if (topScreen !== previousScreen && hadFocus && focusLost && previousScreen !== null) this.focusTitle(topElement);
+  }
+
+  focusInside(element, layer) {
+    if (layer.presentation.style === 'alert') {
+      const field = element.querySelector('input');
+      const cancel = cancelAction(layer.presentation);
+      const button = cancel ? element.querySelector(`[data-action="${CSS.escape(cancel.id)}"]`) : null;
+      (field || button || focusable(element)[0])?.focus();
+      return;
+    }
+    const screen = element.querySelector('.screen:not(.is-leaving)');
+    const control = screen?.querySelector('.screen-body input, .screen-body textarea, .screen-body select');
+    if (control) control.focus();
+    else this.focusTitle(element);
+  }
+
+  focusTitle(element) {
+    const title = element.querySelector('.screen:not(.is-leaving) .nav-title');
+    if (title) title.focus({ preventScroll: true });
+  }
+
+  layerElement(key) {
+    return [...this.container.children].find((element) => element.dataset.layer === key && !element.classList.contains('is-leaving'));
+  }
+
+  /** Escape cancels a sheet or popover (no result), and answers an alert with its cancel action. */
+  onKeyDown(event) {
+    if (event.key !== 'Escape' || event.defaultPrevented || !this.session) return;
+    const target = event.target;
+    if (target !== document.body && !this.container.contains(target)) return;
+    const top = layers(this.session).at(-1);
+    if (!top.presentation) return;
+    const style = top.presentation.style;
+    if (style === 'sheet' || style === 'popover') {
+      event.preventDefault();
+      this.actions.cancel(top);
+    } else if (style === 'alert') {
+      // The same as pressing the cancel action, fields and all.
+      const cancel = cancelAction(top.presentation);
+      const button = cancel && this.layerElement(top.key)?.querySelector(`[data-action="${CSS.escape(cancel.id)}"]`);
+      if (!button) return;
+      event.preventDefault();
+      button.click();
+    }
+  }
+
+  /** Dragging a sheet down past a quarter of its height cancels it, like Escape. */
+  enableSwipe(panel, layer) {
+    let start = null;
+    const reset = () => {
+      start = null;
+      panel.classList.remove('is-dragging');
+      panel.style.setProperty('--drag', '0px');
+    };
+    panel.addEventListener('pointerdown', (event) => {
+      if (!event.isPrimary || event.button !== 0) return;
+      if (!event.target.closest('.grabber, .nav-bar') || event.target.closest('button, input, textarea, a')) return;
+      start = { y: event.clientY, pointer: event.pointerId };
+      panel.setPointerCapture(event.pointerId);
+      panel.classList.add('is-dragging');
+    });
+    panel.addEventListener('pointermove', (event) => {
+      if (!start || event.pointerId !== start.pointer) return;
+      panel.style.setProperty('--drag', `${Math.max(0, event.clientY - start.y)}px`);
+    });
+    const finish = (event) => {
+      if (!start || event.pointerId !== start.pointer) return;
+      const distance = event.clientY - start.y;
+      if (distance > panel.getBoundingClientRect().height / 4) {
+        start = null;
+        panel.classList.remove('is-dragging');
+        this.actions.cancel(layer).catch(reset);
+        return;
+      }
+      reset();
+    };
+    panel.addEventListener('pointerup', finish);
+    panel.addEventListener('pointercancel', reset);
+  }
+}
+

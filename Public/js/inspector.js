@@ -1,0 +1,169 @@
+// The developer's panel: the session as JSON, its events with revisions, and a form that
+// sends any operation by hand. It shows what the server said, errors included.
+import { h } from './dom.js';
+import { OPERATIONS } from './api.js';
+import { describeEvent } from './tree.js';
+
+/** What the body box holds when an operation is chosen: a working example of its shape. */
+const EXAMPLES = {
+  push: { screen: 'detail', title: 'Pushed by hand', params: { body: 'Sent from the inspector.' } },
+  pop: {},
+  'pop-to-root': {},
+  'pop-to': { screen: '' },
+  replace: { screen: 'detail', title: 'Replaced', params: {} },
+  present: { style: 'sheet', screen: 'detail', title: 'Presented by hand', params: { body: 'Sent from the inspector.' } },
+  dismiss: {},
+  'set-root': { screen: 'detail', title: 'New root', params: {} },
+  batch: { operations: [{ op: 'push', screen: 'detail', title: 'One' }, { op: 'push', screen: 'detail', title: 'Two' }] },
+};
+
+/** One example per presentation style, for the preset buttons. */
+const PRESENTATIONS = {
+  modal: { style: 'modal', screen: 'detail', title: 'Modal', params: { heading: 'A modal', body: 'Covers the screen; Close dismisses it.' } },
+  sheet: { style: 'sheet', screen: 'detail', title: 'Sheet', params: { heading: 'A sheet', body: 'Swipe down or press Escape to cancel.' } },
+  fullScreen: { style: 'fullScreen', screen: 'detail', title: 'Full screen', params: { heading: 'A full-screen cover', body: 'Edge to edge.' } },
+  popover: { style: 'popover', screen: 'list', title: 'Popover', navigation: false, params: { items: [{ title: 'First', result: { choice: 1 } }, { title: 'Second', result: { choice: 2 } }] } },
+  alert: {
+    style: 'alert',
+    alert: {
+      title: 'Rename conversation',
+      message: 'Enter a new name.',
+      actions: [{ id: 'save', title: 'Save' }, { id: 'cancel', title: 'Cancel', role: 'cancel' }],
+      fields: [{ id: 'name', placeholder: 'Name' }],
+    },
+  },
+};
+
+export class Inspector {
+  /**
+   * @param {HTMLElement} root the inspector's element (index.html lays it out)
+   * @param {(operation, body, ifMatch) => Promise<{status, session}>} send
+   */
+  constructor(root, send) {
+    this.root = root;
+    this.send = send;
+    this.session = null;
+    this.seen = new Set();
+    this.summary = root.querySelector('#session-summary');
+    this.tree = root.querySelector('#session-tree');
+    this.log = root.querySelector('#event-log');
+    this.form = root.querySelector('#operation-form');
+    this.operation = this.form.elements.operation;
+    this.body = this.form.elements.body;
+    this.ifMatch = this.form.elements.ifMatch;
+    this.outcome = root.querySelector('#operation-outcome');
+
+    this.operation.replaceChildren(...OPERATIONS.map((name) => h('option', { value: name }, name)));
+    this.operation.value = 'present';
+    this.fillExample();
+    this.operation.addEventListener('change', () => this.fillExample());
+    root.querySelector('#use-revision').addEventListener('click', () => {
+      if (this.session) this.ifMatch.value = String(this.session.revision);
+    });
+    const presets = root.querySelector('#presets');
+    for (const [style, body] of Object.entries(PRESENTATIONS)) {
+      presets.append(
+        h('button', { type: 'button', class: 'chip', dataset: { preset: style }, onclick: () => this.fill('present', body) }, style),
+      );
+    }
+    this.form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.submit();
+    });
+    this.clear();
+  }
+
+  fill(operation, body) {
+    this.operation.value = operation;
+    this.body.value = JSON.stringify(body, null, 2);
+  }
+
+  fillExample() {
+    const example = structuredClone(EXAMPLES[this.operation.value] || {});
+    if (this.operation.value === 'pop-to' && this.session) example.screen = this.session.root.path[0].id;
+    this.body.value = JSON.stringify(example, null, 2);
+  }
+
+  async submit() {
+    let body;
+    try {
+      body = this.body.value.trim() === '' ? {} : JSON.parse(this.body.value);
+    } catch (error) {
+      this.showOutcome('error', `The body is not JSON: ${error.message}`);
+      return;
+    }
+    const ifMatch = this.ifMatch.value.trim();
+    this.showOutcome('pending', `Sending ${this.operation.value}…`);
+    try {
+      const { session } = await this.send(this.operation.value, body, ifMatch === '' ? undefined : ifMatch);
+      this.showOutcome('ok', `200 OK · ${this.operation.value} · revision ${session.revision}`);
+    } catch (error) {
+      this.showOutcome('error', describeError(error));
+    }
+  }
+
+  showOutcome(kind, text) {
+    this.outcome.dataset.kind = kind;
+    this.outcome.textContent = text;
+  }
+
+  clear() {
+    this.session = null;
+    this.seen.clear();
+    this.summary.replaceChildren(h('p', { class: 'muted' }, 'No session open.'));
+    this.tree.textContent = '';
+    this.log.replaceChildren();
+    this.outcome.textContent = '';
+    delete this.outcome.dataset.kind;
+  }
+
+  showSession(session) {
+    this.session = session;
+    const top = session.top || {};
+    const row = (name, value) => [h('dt', {}, name), h('dd', {}, h('code', {}, value ?? '—'))];
+    this.summary.replaceChildren(
+      h(
+        'dl',
+        { class: 'summary' },
+        row('id', session.id),
+        row('revision', String(session.revision)),
+        row('top screen', top.screen),
+        row('top stack', top.stack),
+        row('presentation', top.presentation),
+        row('alert', top.alert),
+      ),
+    );
+    this.summary.querySelector('dd:nth-of-type(2) code').dataset.revision = String(session.revision);
+    this.tree.textContent = JSON.stringify(session, null, 2);
+  }
+
+  /** Adds an event to the log once (history and the live stream may both carry it). */
+  logEvent(event) {
+    const key = JSON.stringify(event);
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    const item = h(
+      'li',
+      { class: 'event', dataset: { revision: String(event.revision ?? ''), type: event.type } },
+      h('span', { class: 'event-revision' }, event.revision === undefined ? '' : `r${event.revision}`),
+      h('span', { class: `event-type event-type--${event.type}` }, event.type),
+      h('span', { class: 'event-text' }, describeEvent(event)),
+    );
+    this.log.prepend(item);
+    while (this.log.children.length > 200) this.log.lastElementChild.remove();
+  }
+
+  logNote(text) {
+    this.log.prepend(h('li', { class: 'event event--note' }, h('span', { class: 'event-text' }, text)));
+  }
+}
+
+/** One line for an error: status, code and the server's detail (problem+json), or what failed. */
+export function describeError(error) {
+  if (error && error.name === 'ProblemError') {
+    const extra = error.problem.revision !== undefined ? ` (current revision ${error.problem.revision})` : '';
+    const pointer = error.problem.pointer ? ` at ${error.problem.pointer}` : '';
+    return `${error.status} ${error.title} · ${error.code}: ${error.message}${pointer}${extra}`;
+  }
+  return error && error.message ? error.message : String(error);
+}

@@ -1,0 +1,98 @@
+// Follows a session's Server-Sent Events. A dropped stream is resumed by the browser
+// itself, which sends `Last-Event-ID` (the server's `retry:` sets the delay); a stream
+// the server refused (EventSource gives up on a non-200 answer) is reopened here, with
+// backoff, after asking the page to resynchronise.
+
+const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
+
+export class LiveStream {
+  /**
+   * @param {import('./api.js').SessionAPI} api
+   * @param {object} handlers
+   *   onEvent(event): one event, in order;
+   *   onStatus('connecting' | 'live' | 'reconnecting' | 'offline');
+   *   resync(lastRevision) -> Promise<revision>: called before reopening a refused stream,
+   *     answers the revision to continue after; a thrown error with `stop` ends the stream.
+   */
+  constructor(api, { onEvent, onStatus, resync }) {
+    this.api = api;
+    this.onEvent = onEvent;
+    this.onStatus = onStatus;
+    this.resync = resync;
+    this.source = null;
+    this.lastRevision = 0;
+    this.failures = 0;
+    this.timer = null;
+    this.stopped = false;
+  }
+
+  /** Opens the stream with the events after `revision`. */
+  start(revision) {
+    this.lastRevision = revision;
+    this.open();
+  }
+
+  stop() {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this.source?.close();
+    this.source = null;
+  }
+
+  open() {
+    if (this.stopped) return;
+    this.onStatus('connecting');
+    const source = new EventSource(this.api.streamURL(this.lastRevision));
+    this.source = source;
+    source.onopen = () => {
+      this.failures = 0;
+      this.onStatus('live');
+    };
+    source.onmessage = (message) => {
+      let event;
+      try {
+        event = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      if (Number.isInteger(event.revision)) this.lastRevision = Math.max(this.lastRevision, event.revision);
+      this.onEvent(event);
+    };
+    source.addEventListener('deleted', () => {
+      this.stop();
+      this.onStatus('offline');
+      this.onEvent({ type: 'deleted' });
+    });
+    source.onerror = () => {
+      if (this.source !== source) return;
+      if (source.readyState === EventSource.CONNECTING) {
+        // The browser is already retrying, with Last-Event-ID.
+        this.onStatus('reconnecting');
+        return;
+      }
+      source.close();
+      this.source = null;
+      this.onStatus('offline');
+      this.scheduleReopen();
+    };
+  }
+
+  scheduleReopen() {
+    if (this.stopped) return;
+    const delay = RETRY_DELAYS_MS[Math.min(this.failures, RETRY_DELAYS_MS.length - 1)];
+    this.failures += 1;
+    this.timer = setTimeout(async () => {
+      try {
+        this.lastRevision = await this.resync(this.lastRevision);
+      } catch (error) {
+        if (error && error.stop) {
+          this.stop();
+          return;
+        }
+        this.scheduleReopen();
+        return;
+      }
+      this.open();
+    }, delay);
+  }
+}

@@ -1,0 +1,321 @@
+// What each kind of screen looks like, drawn from its `params` (and its `result`, the
+// last value handed back to it). Templates only describe; every tap calls `ctx.act`,
+// which asks the server, and the page redraws from the server's answer.
+import { h, uniqueID } from './dom.js';
+import { screenTitle } from './tree.js';
+
+/**
+ * A template gets `ctx`:
+ *   screen, index, stack, presentation (null on the root stack), canGoBack, isPresentedRoot,
+ *   draft (Map of form values the person had typed into this screen before a redraw),
+ *   act: {push(spec), pop(result?), present(style, spec, {navigation}), alert(alert),
+ *         dismiss(result?), handBack(result)}.
+ * It answers `{body, trailing?, leading?}`: nodes for the screen and its navigation bar.
+ */
+const templates = { inbox, message, compose, list, form, detail };
+
+export function renderScreen(ctx) {
+  const template = Object.hasOwn(templates, ctx.screen.screen) ? templates[ctx.screen.screen] : keyValue;
+  return template(ctx);
+}
+
+function params(ctx) {
+  const value = ctx.screen.params;
+  return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
+}
+
+function text(value) {
+  return typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
+}
+
+function barButton(label, onclick, { ariaLabel, kind } = {}) {
+  return h('button', { type: 'button', class: ['bar-button', kind && `bar-button--${kind}`], onclick, 'aria-label': ariaLabel }, label);
+}
+
+/** The last result handed to this screen, shown the way the screen understands it. */
+function resultBanner(ctx, describe) {
+  const result = ctx.screen.result;
+  if (!result) return null;
+  const description = describe(result.value) ?? `Result from ${result.from}: ${JSON.stringify(result.value)}`;
+  return h('p', { class: 'result-banner', role: 'status', dataset: { from: result.from, revision: result.revision } }, description);
+}
+
+// --- The messages demo ------------------------------------------------------------
+
+function inbox(ctx) {
+  const messages = Array.isArray(params(ctx).messages) ? params(ctx).messages : [];
+  const banner = resultBanner(ctx, (value) => {
+    if (value && value.sent) return `Sent to ${text(value.to)}: “${text(value.subject) || '(no subject)'}”`;
+    if (value && value.saved) return 'Settings saved.';
+    return null;
+  });
+  const rows = messages.map((message) =>
+    h(
+      'li',
+      {},
+      h(
+        'button',
+        {
+          type: 'button',
+          class: ['row', 'message-row', message.unread && 'is-unread'],
+          dataset: { message: text(message.id) },
+          onclick: () => ctx.act.push({ screen: 'message', title: text(message.subject), params: message }),
+        },
+        h('span', { class: 'row-line' }, h('strong', { class: 'row-title' }, text(message.from)), h('span', { class: 'row-meta' }, text(message.date))),
+        h('span', { class: 'row-subject' }, text(message.subject)),
+        h('span', { class: 'row-preview' }, text(message.preview)),
+      ),
+    ),
+  );
+  return {
+    leading: ctx.index === 0 && !ctx.presentation ? [barButton('Settings', () => ctx.act.present('modal', SETTINGS))] : undefined,
+    trailing: [barButton('Compose', () => ctx.act.present('sheet', { screen: 'compose', title: 'New Message', params: {} }), { kind: 'strong' })],
+    body: h(
+      'div',
+      { class: 'inbox' },
+      banner,
+      messages.length ? h('ul', { class: 'list', 'aria-label': 'Messages' }, rows) : h('p', { class: 'empty' }, 'No messages.'),
+    ),
+  };
+}
+
+const SETTINGS = {
+  screen: 'form',
+  title: 'Settings',
+  params: {
+    fields: [
+      { name: 'signature', label: 'Signature', value: 'Sent from presentation-server' },
+      { name: 'notifications', label: 'Notify me of new mail', type: 'checkbox', value: true },
+    ],
+    submit: 'Save',
+    result: { saved: true },
+  },
+};
+
+function message(ctx) {
+  const p = params(ctx);
+  const banner = resultBanner(ctx, (value) => (value && value.action ? `Done: ${text(value.label || value.action)}.` : null));
+  return {
+    trailing: [
+      barButton('More', () => ctx.act.present('popover', MORE, { navigation: false }), { ariaLabel: 'More actions' }),
+    ],
+    body: h(
+      'div',
+      { class: 'message' },
+      banner,
+      h('div', { class: 'message-head' }, h('strong', {}, text(p.from)), h('span', { class: 'row-meta' }, text(p.date))),
+      h('h3', { class: 'message-subject' }, text(p.subject)),
+      ...text(p.body).split('\n').map((line) => h('p', {}, line)),
+      p.attachment
+        ? h(
+            'button',
+            {
+              type: 'button',
+              class: 'attachment',
+              onclick: () => ctx.act.present('fullScreen', { screen: 'detail', title: text(p.attachment.name), params: p.attachment }),
+            },
+            h('span', { class: 'attachment-label' }, 'Attachment'),
+            h('span', { class: 'attachment-name' }, text(p.attachment.name)),
+            p.attachment.size ? h('span', { class: 'row-meta' }, text(p.attachment.size)) : null,
+          )
+        : null,
+      h(
+        'div',
+        { class: 'button-row' },
+        h(
+          'button',
+          {
+            type: 'button',
+            class: 'button',
+            onclick: () =>
+              ctx.act.present('sheet', {
+                screen: 'compose',
+                title: 'Reply',
+                params: { to: text(p.address || p.from), subject: `Re: ${text(p.subject)}` },
+              }),
+          },
+          'Reply',
+        ),
+      ),
+    ),
+  };
+}
+
+const MORE = {
+  screen: 'list',
+  title: 'Actions',
+  params: {
+    items: [
+      { title: 'Mark as unread', result: { action: 'unread', label: 'marked as unread' } },
+      { title: 'Flag', result: { action: 'flag', label: 'flagged' } },
+      { title: 'Move to Archive', result: { action: 'archive', label: 'moved to Archive' } },
+    ],
+  },
+};
+
+const CONTACTS = {
+  screen: 'list',
+  title: 'Contacts',
+  params: {
+    items: [
+      { title: 'Ada Lovelace', subtitle: 'ada@example.com', result: { to: 'ada@example.com' } },
+      { title: 'Grace Hopper', subtitle: 'grace@example.com', result: { to: 'grace@example.com' } },
+      { title: 'Alan Turing', subtitle: 'alan@example.com', result: { to: 'alan@example.com' } },
+    ],
+  },
+};
+
+/** The discard-draft question; `demo.js` knows what its answers mean. */
+export const DISCARD_ALERT = {
+  title: 'Discard draft?',
+  message: 'Your message has not been sent.',
+  actions: [
+    { id: 'discard', title: 'Discard', role: 'destructive' },
+    { id: 'keep', title: 'Keep Editing', role: 'cancel' },
+  ],
+};
+
+function compose(ctx) {
+  const p = params(ctx);
+  const formID = uniqueID('compose');
+  const result = ctx.screen.result;
+  // A recipient picked on the contacts screen arrives as this screen's result; a result
+  // newer than the last redraw wins over what was typed.
+  const picked = result && result.value && typeof result.value.to === 'string' && result.revision !== ctx.previousResultRevision ? result.value.to : null;
+  const value = (name, fallback) => (name === 'to' && picked !== null ? picked : ctx.draft.has(name) ? ctx.draft.get(name) : fallback);
+  const field = (name, label, control) => h('div', { class: 'compose-field' }, h('label', { for: `${formID}-${name}` }, label), control);
+  const form = h(
+    'form',
+    {
+      id: formID,
+      class: 'compose',
+      onsubmit: (event) => {
+        event.preventDefault();
+        const data = Object.fromEntries(new FormData(event.target));
+        ctx.act.dismiss({ sent: true, to: data.to, subject: data.subject, body: data.body });
+      },
+    },
+    field(
+      'to',
+      'To',
+      h(
+        'div',
+        { class: 'compose-to' },
+        h('input', { id: `${formID}-to`, name: 'to', type: 'email', required: true, autocomplete: 'off', value: value('to', text(p.to)) }),
+        h('button', { type: 'button', class: 'bar-button', onclick: () => ctx.act.push(CONTACTS), 'aria-label': 'Choose a recipient' }, 'Contacts'),
+      ),
+    ),
+    field('subject', 'Subject', h('input', { id: `${formID}-subject`, name: 'subject', autocomplete: 'off', value: value('subject', text(p.subject)) })),
+    field('body', 'Message', h('textarea', { id: `${formID}-body`, name: 'body', rows: 8, value: value('body', text(p.body)) })),
+  );
+  const hasDraft = () => [...new FormData(form).values()].some((entry) => String(entry).trim() !== '');
+  return {
+    leading:
+      ctx.isPresentedRoot
+        ? [barButton('Cancel', () => (hasDraft() ? ctx.act.alert(DISCARD_ALERT) : ctx.act.dismiss()))]
+        : undefined,
+    trailing: [h('button', { type: 'submit', form: formID, class: 'bar-button bar-button--strong' }, 'Send')],
+    body: form,
+  };
+}
+
+// --- Generic kinds --------------------------------------------------------------------
+
+/** `params.items`: rows that push (`screen`) or hand a value back (`result`). */
+function list(ctx) {
+  const items = Array.isArray(params(ctx).items) ? params(ctx).items : [];
+  const rows = items.map((item) => {
+    const target = item && typeof item.screen === 'string' ? item : null;
+    const handsBack = item && 'result' in item;
+    const onclick = target
+      ? () => ctx.act.push({ screen: target.screen, title: target.title, params: target.params ?? {} })
+      : handsBack
+        ? () => ctx.act.handBack(item.result)
+        : null;
+    const content = [h('span', { class: 'row-title' }, text(item?.title ?? item)), item?.subtitle ? h('span', { class: 'row-preview' }, text(item.subtitle)) : null];
+    return h('li', {}, onclick ? h('button', { type: 'button', class: ['row', target && 'row--chevron'], onclick }, content) : h('div', { class: 'row' }, content));
+  });
+  return {
+    body: h('div', { class: 'list-screen' }, resultBanner(ctx, () => null), h('ul', { class: 'list', 'aria-label': screenTitle(ctx.screen) }, rows)),
+  };
+}
+
+/** `params.fields` (`{name, label, type?, value?, required?}`): submitting hands the values back. */
+function form(ctx) {
+  const p = params(ctx);
+  const fields = Array.isArray(p.fields) ? p.fields : [];
+  const formID = uniqueID('form');
+  const controls = fields.map((field) => {
+    const id = `${formID}-${field.name}`;
+    const initial = ctx.draft.has(field.name) ? ctx.draft.get(field.name) : field.value;
+    if (field.type === 'checkbox') {
+      return h('div', { class: 'form-field form-field--check' }, h('input', { id, name: field.name, type: 'checkbox', checked: initial === true || initial === 'on' }), h('label', { for: id }, text(field.label || field.name)));
+    }
+    const control =
+      field.type === 'textarea'
+        ? h('textarea', { id, name: field.name, rows: 4, required: field.required, value: text(initial) })
+        : h('input', { id, name: field.name, type: field.type || 'text', required: field.required, value: text(initial) });
+    return h('div', { class: 'form-field' }, h('label', { for: id }, text(field.label || field.name)), control);
+  });
+  const element = h(
+    'form',
+    {
+      id: formID,
+      class: 'form',
+      onsubmit: (event) => {
+        event.preventDefault();
+        const values = {};
+        for (const field of fields) {
+          const input = event.target.elements[field.name];
+          values[field.name] = field.type === 'checkbox' ? input.checked : field.type === 'number' ? Number(input.value) : input.value;
+        }
+        ctx.act.handBack(p.result && typeof p.result === 'object' ? { ...p.result, values } : values);
+      },
+    },
+    resultBanner(ctx, () => null),
+    controls,
+    h('button', { type: 'submit', class: 'button button--primary' }, text(p.submit || 'Done')),
+  );
+  return { trailing: [h('button', { type: 'submit', form: formID, class: 'bar-button bar-button--strong' }, text(p.submit || 'Done'))], body: element };
+}
+
+/** A detail view: a heading, text, then every other param as a labelled value. */
+function detail(ctx) {
+  const p = params(ctx);
+  const { heading, body, ...rest } = p;
+  return {
+    body: h(
+      'div',
+      { class: 'detail' },
+      resultBanner(ctx, () => null),
+      heading ? h('h3', {}, text(heading)) : null,
+      body ? text(body).split('\n').map((line) => h('p', {}, line)) : null,
+      Object.keys(rest).length ? keyValueList(rest) : null,
+    ),
+  };
+}
+
+/** Any other kind: its params, as they are. */
+function keyValue(ctx) {
+  const p = params(ctx);
+  return {
+    body: h(
+      'div',
+      { class: 'key-value' },
+      resultBanner(ctx, () => null),
+      h('p', { class: 'kind-label' }, `Screen “${ctx.screen.screen}”`),
+      Object.keys(p).length ? keyValueList(p) : h('p', { class: 'empty' }, 'No parameters.'),
+    ),
+  };
+}
+
+function keyValueList(object) {
+  return h(
+    'dl',
+    { class: 'kv' },
+    Object.entries(object).map(([key, value]) => [
+      h('dt', {}, key),
+      h('dd', {}, value !== null && typeof value === 'object' ? h('pre', {}, JSON.stringify(value, null, 2)) : text(value)),
+    ]),
+  );
+}

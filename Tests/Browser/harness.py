@@ -1,0 +1,191 @@
+"""The real server as a child process, a small HTTP client for its API, and a TCP proxy
+that can cut and refuse connections (to drop a page's event stream on purpose)."""
+
+import json
+import os
+import socket
+import subprocess
+import threading
+import time
+import urllib.error
+import urllib.request
+
+REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), '..', '..'))
+PUBLIC = os.path.join(REPO, 'Public')
+
+
+class Server:
+    """`presentation-server --port 0 --public-dir Public`, its port read from the log."""
+
+    def __init__(self, binary):
+        self.binary = binary
+        self.lines = []
+        self._lock = threading.Lock()
+        self.process = subprocess.Popen(
+            [binary, '--host', '127.0.0.1', '--port', '0', '--public-dir', PUBLIC, '--threads', '2'],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.port = None
+        deadline = time.monotonic() + 15
+        while self.port is None:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError(f'the server exited before listening: {self.log_text()}')
+            self._keep(line)
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if record.get('event') == 'listening':
+                self.port = record['port']
+            if time.monotonic() > deadline:
+                raise RuntimeError('the server did not log "listening" within 15 s')
+        threading.Thread(target=self._drain, daemon=True).start()
+        self.url = f'http://127.0.0.1:{self.port}'
+
+    def _keep(self, line):
+        with self._lock:
+            self.lines.append(line.rstrip('\n'))
+
+    def _drain(self):
+        for line in self.process.stdout:
+            self._keep(line)
+
+    def log_text(self):
+        with self._lock:
+            return '\n'.join(self.lines)
+
+    def stop(self):
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+class Problem(Exception):
+    def __init__(self, status, body):
+        super().__init__(f'{status}: {body}')
+        self.status = status
+        self.body = body
+
+
+class API:
+    """The server's JSON API, as curl would use it (urllib, no browser)."""
+
+    def __init__(self, base_url):
+        self.base_url = base_url
+
+    def request(self, method, path, token=None, body=None, headers=None):
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(self.base_url + path, data=data, method=method)
+        if body is not None:
+            request.add_header('Content-Type', 'application/json')
+        if token:
+            request.add_header('Authorization', f'Bearer {token}')
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request, timeout=10) as response:
+                text = response.read().decode()
+                return json.loads(text) if text else None
+        except urllib.error.HTTPError as error:
+            text = error.read().decode()
+            raise Problem(error.code, json.loads(text) if text else None) from None
+
+    def create(self, root):
+        return self.request('POST', '/v1/sessions', body={'root': root})
+
+    def session(self, session):
+        return self.request('GET', f'/v1/sessions/{session["id"]}', token=session['token'])
+
+    def op(self, session, operation, body=None):
+        return self.request('POST', f'/v1/sessions/{session["id"]}/{operation}', token=session['token'], body=body or {})
+
+    def presentation(self, session, pid):
+        return self.request('GET', f'/v1/sessions/{session["id"]}/presentations/{pid}', token=session['token'])
+
+    def events(self, session, after=0):
+        return self.request('GET', f'/v1/sessions/{session["id"]}/events?after={after}', token=session['token'])['events']
+
+
+class Proxy:
+    """A loopback TCP proxy in front of the server. `cut()` closes every connection and
+    refuses new ones until `resume()`; `requests` keeps each request head it forwarded."""
+
+    def __init__(self, target_port):
+        self.target_port = target_port
+        self.listener = socket.create_server(('127.0.0.1', 0))
+        self.port = self.listener.getsockname()[1]
+        self.url = f'http://127.0.0.1:{self.port}'
+        self.requests = []
+        self._open = []
+        self._lock = threading.Lock()
+        self._accepting = True
+        self._closed = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self):
+        while not self._closed:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            with self._lock:
+                accepting = self._accepting
+            if not accepting:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(('127.0.0.1', self.target_port))
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._open += [client, upstream]
+            threading.Thread(target=self._pipe, args=(client, upstream, True), daemon=True).start()
+            threading.Thread(target=self._pipe, args=(upstream, client, False), daemon=True).start()
+
+    def _pipe(self, source, destination, record):
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                if record and (data.startswith(b'GET ') or data.startswith(b'POST ')):
+                    with self._lock:
+                        self.requests.append(data.split(b'\r\n\r\n', 1)[0].decode('latin-1'))
+                destination.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for end in (source, destination):
+                try:
+                    end.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def cut(self):
+        """Closes every open connection and refuses new ones: the network is gone."""
+        with self._lock:
+            self._accepting = False
+            connections, self._open = self._open, []
+        for connection in connections:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            connection.close()
+
+    def resume(self):
+        with self._lock:
+            self._accepting = True
+
+    def close(self):
+        self._closed = True
+        self.cut()
+        self.listener.close()

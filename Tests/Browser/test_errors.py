@@ -1,0 +1,82 @@
+"""Refusals are shown, not swallowed: 412 and 409 from the inspector, a stale tap on the
+device, and a body the server refuses."""
+
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.select import Select
+
+from pages import css, open_session, visible_state, wait_for, wait_until_shows
+from test_live import INBOX
+
+
+def send(driver, operation, body, if_match=''):
+    Select(css(driver, '#operation')).select_by_value(operation)
+    area = css(driver, '#operation-body')
+    area.clear()
+    area.send_keys(body)
+    field = css(driver, '#if-match')
+    field.clear()
+    if if_match:
+        field.send_keys(if_match)
+    css(driver, '#operation-form button[type="submit"]').click()
+
+
+def outcome(driver, kind):
+    return wait_for(driver, lambda d: css(d, '#operation-outcome').get_attribute('data-kind') == kind and css(d, '#operation-outcome').text)
+
+
+def test_a_stale_if_match_shows_412_and_changes_nothing(browser, server, api):
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    api.op(session, 'push', {'screen': 'detail'})
+    before = wait_until_shows(browser, api, session)
+    send(browser, 'push', '{"screen": "detail"}', if_match='1')
+    text = outcome(browser, 'error')
+    assert text.startswith('412') and 'revision_mismatch' in text and 'current revision 2' in text
+    notice = css(browser, '#notice')
+    assert notice.is_displayed() and '412' in notice.text
+    assert api.session(session)['revision'] == before['revision']
+    # With the current revision it goes through.
+    css(browser, '#use-revision').click()
+    css(browser, '#operation-form button[type="submit"]').click()
+    assert outcome(browser, 'ok').startswith('200 OK')
+    assert api.session(session)['revision'] == before['revision'] + 1
+
+
+def test_a_conflict_shows_409(browser, server, api):
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    send(browser, 'pop', '{}')
+    text = outcome(browser, 'error')
+    assert text.startswith('409') and 'cannot_pop_root' in text
+    assert 'cannot_pop_root' in css(browser, '#notice').text
+
+
+def test_a_stale_tap_on_the_device_is_refused_with_409_and_the_page_catches_up(browser, server, api):
+    session = api.create(INBOX)
+    # The page's event stream is blocked, so it cannot hear about the change below.
+    api.op(session, 'push', {'screen': 'message', 'title': 'Old', 'params': {}})
+    browser.execute_cdp_cmd('Network.enable', {})
+    browser.execute_cdp_cmd('Network.setBlockedURLs', {'urls': ['*/events?*']})
+    try:
+        browser.get(f'{server.url}/#session={session["id"]}&token={session["token"]}')
+        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '.back-button'))
+        api.op(session, 'pop', {})
+        # The page still shows the pushed screen; its back button names it as `from`.
+        css(browser, '.back-button').click()
+        notice = wait_for(browser, lambda d: css(d, '#notice').is_displayed() and css(d, '#notice').text)
+        assert notice.startswith('409') and 'top_changed' in notice
+        # It refetched the tree, though its stream is still down.
+        wait_until_shows(browser, api, session, revision=3)
+        assert len(visible_state(browser)) == 1
+    finally:
+        browser.execute_cdp_cmd('Network.setBlockedURLs', {'urls': []})
+
+
+def test_a_refused_body_shows_the_problem(browser, server, api):
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    send(browser, 'present', '{"style": "sideways", "screen": "x"}')
+    text = outcome(browser, 'error')
+    assert text.startswith('422') and 'invalid_field' in text and '/style' in text
+    send(browser, 'push', '{"screen": ')
+    assert outcome(browser, 'error').startswith('The body is not JSON')

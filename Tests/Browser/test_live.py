@@ -1,0 +1,103 @@
+"""Live updates: a change made with the API shows in an open page; two pages agree; a
+dropped stream shows offline, resumes with Last-Event-ID, and catches up."""
+
+import time
+
+from selenium.webdriver.common.by import By
+
+from conftest import assert_clean, make_driver
+from harness import Proxy
+from pages import (css, open_session, server_state, shown_revision, visible_state, wait_for, wait_for_live,
+                   wait_until_shows)
+
+INBOX = {'screen': 'inbox', 'title': 'Inbox', 'params': {'messages': [{'id': 'a', 'from': 'Ada', 'subject': 'Hi'}]}}
+
+
+def test_a_change_made_with_the_api_shows_within_a_second(browser, server, api):
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    for step, (operation, body) in enumerate([
+        ('push', {'screen': 'detail', 'title': 'From curl', 'params': {'body': 'pushed outside the page'}}),
+        ('present', {'style': 'sheet', 'screen': 'detail', 'title': 'A sheet from curl'}),
+        ('dismiss', {'result': {'done': True}}),
+    ]):
+        tree = api.op(session, operation, body)
+        expected = server_state(tree)
+        wait_for(browser, lambda d: visible_state(d) == expected, timeout=1.0,
+                 message=f'step {step}: {operation} did not show within a second')
+    assert 'From curl' in css(browser, '.is-top .nav-title').text
+    assert shown_revision(browser) == tree['revision']
+
+
+def test_two_pages_on_one_session_agree(browser, server, api):
+    session = api.create(INBOX)
+    other = make_driver()
+    try:
+        open_session(browser, server.url, session)
+        open_session(other, server.url, session)
+        # A tap in one page shows in the other.
+        css(browser, '[data-message="a"]').click()
+        tree = wait_until_shows(browser, api, session, revision=2)
+        wait_until_shows(other, api, session)
+        assert tree['root']['path'][-1]['screen'] == 'message'
+        # And the other way round, with a presentation.
+        wait_for(other, lambda d: [b for b in d.find_elements(By.CSS_SELECTOR, '.is-top .nav-trailing button') if b.text == 'More'])[0].click()
+        tree = wait_until_shows(other, api, session, revision=3)
+        assert tree['root']['presentation']['style'] == 'popover'
+        wait_until_shows(browser, api, session)
+        assert visible_state(browser) == visible_state(other) == server_state(tree)
+        # Both logged the same events.
+        def log(driver):
+            return [item.get_attribute('data-revision') + item.get_attribute('data-type')
+                    for item in driver.find_elements(By.CSS_SELECTOR, '#event-log .event[data-revision]')]
+        wait_for(other, lambda d: log(d) == log(browser))
+        assert_clean(other)
+    finally:
+        other.quit()
+
+
+def test_a_dropped_stream_shows_offline_then_resumes_with_last_event_id(browser, server, api):
+    session = api.create(INBOX)
+    proxy = Proxy(server.port)
+    try:
+        open_session(browser, proxy.url, session)
+        api.op(session, 'push', {'screen': 'detail', 'title': 'Before the drop'})
+        wait_until_shows(browser, api, session)
+
+        proxy.cut()
+        wait_for(browser, lambda d: d.find_element(By.TAG_NAME, 'body').get_attribute('data-connection') in ('reconnecting', 'offline'),
+                 message='the page did not notice the drop')
+        assert css(browser, '#connection').text.startswith('Offline')
+        assert css(browser, '.status-offline').is_displayed()
+        # While it is offline, the session changes.
+        tree = api.op(session, 'present', {'style': 'modal', 'screen': 'detail', 'title': 'While offline'})
+        time.sleep(0.3)
+        assert visible_state(browser) != server_state(tree)
+
+        proxy.resume()
+        wait_for_live(browser, timeout=10)
+        wait_until_shows(browser, api, session)
+        streams = [request for request in proxy.requests if '/events?' in request.split('\r\n', 1)[0]]
+        resumed = [request for request in streams if 'last-event-id: 2' in request.lower()]
+        assert resumed, f'no reconnect sent Last-Event-ID: 2; requests: {streams}'
+        assert not css(browser, '.status-offline').is_displayed()
+    finally:
+        proxy.close()
+
+
+def test_a_deleted_session_says_so(browser, server, api):
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    api.request('DELETE', f'/v1/sessions/{session["id"]}', token=session['token'])
+    wait_for(browser, lambda d: 'deleted' in css(d, '#device-layers').text)
+    assert css(browser, '#notice').is_displayed()
+
+
+def test_the_token_never_reaches_the_log(browser, server, api):
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    api.op(session, 'push', {'screen': 'detail'})
+    wait_until_shows(browser, api, session)
+    log = server.log_text()
+    assert f'/v1/sessions/{session["id"]}/events' in log
+    assert session['token'] not in log

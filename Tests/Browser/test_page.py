@@ -1,0 +1,45 @@
+"""The page as served: its own policy satisfied, nothing fetched from elsewhere, and a
+session reopened from the URL."""
+
+from pages import css, open_session, server_state, visible_state, wait_until_shows
+from test_live import INBOX
+
+
+def test_the_page_loads_under_its_own_policy_from_its_own_origin(browser, server, api):
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    origins = browser.execute_script('return [...new Set(performance.getEntriesByType("resource").map((e) => new URL(e.name).origin))]')
+    assert origins == [server.url]
+    modules = browser.execute_script('return performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname)')
+    assert '/js/app.js' in modules and '/styles.css' in modules
+    # The fixture checks after each test that no policy violation or uncaught error occurred.
+
+
+def test_a_reload_reopens_the_same_session(browser, server, api):
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    api.op(session, 'present', {'style': 'sheet', 'screen': 'detail', 'title': 'Still here'})
+    tree = wait_until_shows(browser, api, session)
+    browser.refresh()
+    wait_until_shows(browser, api, session)
+    assert visible_state(browser) == server_state(tree)
+    assert css(browser, '#session-label').text == session['id']
+
+
+def test_opening_a_session_by_id_and_token(browser, server, api):
+    session = api.create(INBOX)
+    browser.get(server.url + '/')
+    css(browser, '.open-session summary').click()
+    css(browser, '#open-id').send_keys(session['id'])
+    css(browser, '#open-token').send_keys(session['token'])
+    css(browser, '#open-form button[type="submit"]').click()
+    wait_until_shows(browser, api, session)
+    assert f'session={session["id"]}' in browser.current_url
+
+
+def test_a_wrong_token_is_reported(browser, server, api):
+    session = api.create(INBOX)
+    browser.get(f'{server.url}/#session={session["id"]}&token=wrong')
+    notice = css(browser, '#notice')
+    from pages import wait_for
+    wait_for(browser, lambda d: notice.is_displayed() and '401' in notice.text)
