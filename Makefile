@@ -22,6 +22,14 @@ run: release
 test: deps
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) test --skip-build
+	scripts/browser-test
+
+# The browser client's tests alone: headless Chromium against the real server
+# (Tests/Browser; scripts/browser-test installs Chromium and a venv when missing).
+.PHONY: browser-test
+browser-test: deps
+	$(SWIFT) build $(STRICT)
+	scripts/browser-test
 
 # The benchmark: our server beside libmicrohttpd's reference server (../shared/bench),
 # ratios in one run (bench/run; a few minutes). Results go to bench-results/.
