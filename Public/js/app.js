@@ -86,6 +86,7 @@ async function open(reference) {
     device.clear('No session open. Start the messages demo, or open a session by id and token.');
     return;
   }
+  device.clear('Opening the session…');
   const state = { api: new SessionAPI(reference.id, reference.token), session: null, live: null, fetching: false, again: false };
   current = state;
   setConnection('connecting');

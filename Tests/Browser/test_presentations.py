@@ -4,6 +4,7 @@ keyboard focus, each checked against what the server says."""
 import os
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from pages import (active_inside, click_text, css, open_session, settle, top_layer, visible_state, wait_for,
@@ -156,3 +157,43 @@ def test_reduced_motion_leaves_no_animation_behind(browser, server, api):
     wait_until_shows(browser, api, session, revision=2)
     animated = browser.execute_script('return document.querySelectorAll("[class*=anim-], .is-leaving").length')
     assert animated == 0
+
+
+def test_dragging_a_sheet_down_cancels_it(browser, server, api):
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    pid = api.op(session, 'present', STYLES['sheet'])['presentation']
+    wait_until_shows(browser, api, session)
+    title = css(browser, f'[data-layer="{pid}"] .nav-title')
+    ActionChains(browser).click_and_hold(title).move_by_offset(0, 120).move_by_offset(0, 200).release().perform()
+    wait_until_shows(browser, api, session, revision=3)
+    status = api.presentation(session, pid)
+    assert (status['status'], status['result']) == ('cancelled', None)
+
+
+def test_a_short_drag_does_not_dismiss(browser, server, api):
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    pid = api.op(session, 'present', STYLES['sheet'])['presentation']
+    wait_until_shows(browser, api, session)
+    title = css(browser, f'[data-layer="{pid}"] .nav-title')
+    ActionChains(browser).click_and_hold(title).move_by_offset(0, 40).release().perform()
+    settle(browser)
+    assert api.presentation(session, pid)['status'] == 'presented'
+    assert api.session(session)['revision'] == 2
+
+
+def test_a_form_hands_its_values_back_when_submitted(browser, server, api):
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    pid = api.op(session, 'present', STYLES['modal'])['presentation']
+    wait_until_shows(browser, api, session)
+    signature = css(browser, f'[data-layer="{pid}"] input[name="signature"]')
+    signature.clear()
+    signature.send_keys('Sent from the test')
+    css(browser, f'[data-layer="{pid}"] input[name="notify"]').click()
+    css(browser, f'[data-layer="{pid}"] .screen-body button[type="submit"]').click()
+    wait_until_shows(browser, api, session, revision=3)
+    status = api.presentation(session, pid)
+    assert status['status'] == 'dismissed'
+    assert status['result'] == {'signature': 'Sent from the test', 'notify': False}
