@@ -49,9 +49,9 @@ public struct Router<Route: Sendable>: Sendable {
         var fitting: Int?
         for entry in entries {
             if let fitting, entry.literals < fitting { break }
-            guard let parameters = Self.bind(entry.segments, to: parts) else { continue }
+            guard Self.fits(entry.segments, parts) else { continue }
             fitting = entry.literals
-            if entry.method == lookup { return .found(entry.route, parameters: parameters) }
+            if entry.method == lookup { return .found(entry.route, parameters: Self.parameters(entry.segments, parts)) }
             if !allowed.contains(entry.method) { allowed.append(entry.method) }
         }
         guard !allowed.isEmpty else { return .notFound }
@@ -59,16 +59,24 @@ public struct Router<Route: Sendable>: Sendable {
         return .methodNotAllowed(allowed: allowed)
     }
 
-    private static func bind(_ segments: [Segment], to parts: [Substring]) -> [String: String]? {
-        guard segments.count == parts.count else { return nil }
-        var parameters: [String: String] = [:]
-        for (segment, part) in zip(segments, parts) {
-            switch segment {
-            case .literal(let literal): guard part == literal else { return nil }
-            case .parameter(let name):
-                guard !part.isEmpty else { return nil }
-                parameters[name] = String(part)
+    /// Whether `parts` has the pattern's shape. Allocates nothing: it runs for every entry
+    /// of the table on every request, and the parameters are taken only from the one that fits.
+    /// Literals compare byte for byte, as the route table's ASCII names are meant.
+    private static func fits(_ segments: [Segment], _ parts: [Substring]) -> Bool {
+        guard segments.count == parts.count else { return false }
+        for index in segments.indices {
+            switch segments[index] {
+            case .literal(let literal): guard parts[index].utf8.elementsEqual(literal.utf8) else { return false }
+            case .parameter: guard !parts[index].isEmpty else { return false }
             }
+        }
+        return true
+    }
+
+    private static func parameters(_ segments: [Segment], _ parts: [Substring]) -> [String: String] {
+        var parameters: [String: String] = [:]
+        for index in segments.indices {
+            if case .parameter(let name) = segments[index] { parameters[name] = String(parts[index]) }
         }
         return parameters
     }
