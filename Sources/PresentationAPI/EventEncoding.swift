@@ -9,7 +9,7 @@ extension JSONWriter {
         key("type")
         writeString(event.kind.name)
         key("time")
-        writeString(Timestamp.string(event.time))
+        writeTimestamp(event.time)
         switch event.kind {
         case .pushed(let screen, let stack):
             member("stack", stack.rawValue)

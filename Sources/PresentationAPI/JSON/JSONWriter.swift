@@ -7,7 +7,7 @@ public import Presentation
 /// programming error and stops the process.
 public struct JSONWriter: Sendable {
     /// The JSON text written so far; take it when done.
-    public private(set) var bytes: [UInt8] = []
+    public internal(set) var bytes: [UInt8] = []
     /// One entry per open array or object: whether its next element needs a comma first.
     private var needsComma: [Bool] = []
     /// Set by `key(_:)`: the next value belongs to that key and takes no comma of its own.
@@ -17,6 +17,15 @@ public struct JSONWriter: Sendable {
     public init(capacity: Int = 1024) {
         bytes.reserveCapacity(capacity)
         needsComma.reserveCapacity(8)
+    }
+
+    /// Reopens a complete JSON object, `object`, to add members to it; `endObject()` closes it again.
+    public init(continuing object: [UInt8]) {
+        precondition(object.last == .closeBrace, "JSONWriter(continuing:) needs a JSON object")
+        bytes = object
+        bytes.removeLast()
+        // `{}` has no member yet; anything longer has, so the next key takes a comma.
+        needsComma = [object.count > 2]
     }
 
     /// Writes any value; `.number` goes out as its stored spelling, which the parser checked.
@@ -77,9 +86,14 @@ public struct JSONWriter: Sendable {
     }
 
     /// Writes the key of the next member; the value written next belongs to it.
+    ///
+    /// Our own literal names never need escaping, so they are copied as they are: keys are most
+    /// of what a session's JSON is made of, and scanning them showed in profiles.
     public mutating func key(_ name: StaticString) {
         startValue()
-        name.withUTF8Buffer { appendQuoted($0) }
+        bytes.append(.quote)
+        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
+        bytes.append(.quote)
         bytes.append(.colon)
         afterKey = true
     }
@@ -113,7 +127,7 @@ public struct JSONWriter: Sendable {
     private static let nullLiteral = Array("null".utf8)
 
     /// Writes the comma that separates this element from the previous one, if there is one.
-    private mutating func startValue() {
+    mutating func startValue() {
         if afterKey {
             afterKey = false
         } else if let last = needsComma.indices.last {
