@@ -36,14 +36,13 @@ extension PresentationAPI {
                 return HTTPResponse(status: .notModified, headers: ["ETag": ETag.value(for: session.revision)])
             }
         }
-        var writer = JSONWriter()
-        writer.write(session: session)
-        return .json(writer.bytes, revision: session.revision)
+        return .json(sessionJSON.json(for: session), revision: session.revision)
     }
 
     func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
         let session = try authorizedSession(id, request)
         guard try store.delete(session.id) else { throw PresentationError.sessionNotFound }
+        sessionJSON.remove(session.id)
         return HTTPResponse(status: .noContent)
     }
 
@@ -104,8 +103,13 @@ extension PresentationAPI {
         }
         switch outcome {
         case .applied(let session, let presented):
-            var writer = JSONWriter()
-            writer.write(session: session, presented: presented)
+            // Kept for the reads that follow; a present's answer adds the new presentation's id.
+            let json = sessionJSON.json(for: session)
+            guard let presented else { return .json(json, revision: session.revision) }
+            var writer = JSONWriter(continuing: json)
+            writer.key("presentation")
+            writer.writeString(presented.rawValue)
+            writer.endObject()
             return .json(writer.bytes, revision: session.revision)
         case .recorded(let reply):
             return .json(reply.body, revision: reply.revision)

@@ -14,6 +14,8 @@ public final class PresentationAPI: HTTPHandler {
     let parser: JSONParser
     let heartbeat: Heartbeat
     let creations: ReplyCache
+    /// Each session's JSON by revision: a read of an unchanged session is a copy (docs/performance.md).
+    let sessionJSON = SessionJSONCache(capacity: 8192)
     let staticFiles: StaticFiles?
     let metrics = RequestMetrics()
     private let draining = Atomic<Bool>(false)

@@ -1,0 +1,85 @@
+import Presentation
+import Synchronization
+
+/// Each session's JSON as last written, by revision, so that reading an unchanged session is a copy.
+///
+/// A revision names exactly one tree (it is the session's ETag), so bytes kept for an id and a
+/// revision never go stale: a newer revision replaces them, and a read that finds an older one
+/// writes afresh. Bounded by count, oldest entries forgotten first, so that memory stays flat
+/// however many sessions there are; sharded so that readers of different sessions rarely meet.
+final class SessionJSONCache: Sendable {
+    private struct Entry {
+        let revision: Int
+        let bytes: [UInt8]
+    }
+
+    private struct State {
+        var entries: [SessionID: Entry] = [:]
+        /// Insertion order, for forgetting the oldest; `head` is the first still counted.
+        var order: [SessionID] = []
+        var head = 0
+    }
+
+    /// A class only because an array cannot hold a `Mutex` directly.
+    private final class Shard: Sendable {
+        let state = Mutex(State())
+    }
+
+    private static let shardCount = 16
+    private let shards: [Shard]
+    private let capacityPerShard: Int
+
+    /// `capacity` sessions are kept at most (about 1.5 KB each for a small tree).
+    init(capacity: Int) {
+        shards = (0..<Self.shardCount).map { _ in Shard() }
+        capacityPerShard = max(1, capacity / Self.shardCount)
+    }
+
+    /// The session's JSON (`JSONWriter.write(session:)` with no extras), written only when not kept.
+    func json(for session: Session) -> [UInt8] {
+        let shard = shard(for: session.id)
+        if let hit = shard.state.withLock({ $0.entries[session.id] }), hit.revision == session.revision {
+            return hit.bytes
+        }
+        var writer = JSONWriter(capacity: 2048)
+        writer.write(session: session)
+        let bytes = writer.bytes
+        keep(bytes, revision: session.revision, for: session.id, in: shard)
+        return bytes
+    }
+
+    /// Forgets a deleted session at once rather than when it ages out.
+    func remove(_ id: SessionID) {
+        _ = shard(for: id).state.withLock { $0.entries.removeValue(forKey: id) }
+    }
+
+    private func keep(_ bytes: [UInt8], revision: Int, for id: SessionID, in shard: Shard) {
+        let capacity = capacityPerShard
+        shard.state.withLock { state in
+            // Two writers of different revisions may race here: the newer one wins.
+            if let kept = state.entries[id] {
+                if kept.revision < revision { state.entries[id] = Entry(revision: revision, bytes: bytes) }
+                return
+            }
+            state.entries[id] = Entry(revision: revision, bytes: bytes)
+            state.order.append(id)
+            while state.entries.count > capacity, state.head < state.order.count {
+                state.entries.removeValue(forKey: state.order[state.head])
+                state.head += 1
+            }
+            // Deleted sessions leave their ids behind in `order`; drop them now and then.
+            if state.order.count - state.head > 2 * capacity {
+                var seen = Set<SessionID>()
+                state.order = state.order[state.head...].filter { state.entries[$0] != nil && seen.insert($0).inserted }
+                state.head = 0
+            } else if state.head > capacity {
+                state.order.removeFirst(state.head)
+                state.head = 0
+            }
+        }
+    }
+
+    private func shard(for id: SessionID) -> Shard {
+        shards[Int(UInt(bitPattern: id.hashValue) % UInt(Self.shardCount))]
+    }
+}
