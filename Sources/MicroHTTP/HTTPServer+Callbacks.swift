@@ -185,7 +185,9 @@ private func makeResponse(
         request.parkedKey = daemon.park(.stream(stream))
         // Released by freeStream (or right here if libmicrohttpd cannot make the response).
         let retained = Unmanaged.passRetained(stream)
-        guard let made = MHD_create_response_from_callback(UInt64.max, 16 * 1024, readStream, retained.toOpaque(), freeStream)
+        // The block size is a buffer libmicrohttpd callocs with every such response, used only
+        // without chunked encoding (HTTP/1.0): keep it small, since every idle subscriber holds one.
+        guard let made = MHD_create_response_from_callback(UInt64.max, 2048, readStream, retained.toOpaque(), freeStream)
         else {
             retained.release()
             return nil

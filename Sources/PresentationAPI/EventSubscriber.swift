@@ -14,9 +14,15 @@ final class EventSubscriber: Sendable {
     private let lastSent: Mutex<Int>
     /// The token the stream was opened with: once the session's token is replaced, the stream ends.
     private let openedWith: SessionTokenDigest
+    /// Shared by every subscriber, so that a revision's events are written once, not once each.
+    private let frames: EventFrameCache
 
-    init(id: SessionID, store: any SessionStore, stream: HTTPStream, after revision: Int, openedWith: SessionTokenDigest) {
+    init(
+        id: SessionID, store: any SessionStore, stream: HTTPStream, after revision: Int, openedWith: SessionTokenDigest,
+        frames: EventFrameCache
+    ) {
         self.id = id
+        self.frames = frames
         self.openedWith = openedWith
         self.store = store
         self.stream = stream
@@ -49,7 +55,11 @@ final class EventSubscriber: Sendable {
             }
             guard session.revision > last else { return }
             do {
-                stream.send(EventStreamFrame.messages(for: try session.events(after: last)))
+                let after = last
+                stream.send(
+                    try frames.messages(for: id, after: after, through: session.revision) {
+                        EventStreamFrame.messages(for: try session.events(after: after))
+                    })
             } catch {
                 // Fell behind the kept history: tell the client to refetch the tree.
                 stream.send(EventStreamFrame.named("reset", revision: session.revision))

@@ -63,7 +63,8 @@ extension PresentationAPI {
         let stream = HTTPStream()
         stream.send(EventStreamFrame.opening + EventStreamFrame.messages(for: backlog))
         let subscriber = EventSubscriber(
-            id: session.id, store: store, stream: stream, after: session.revision, openedWith: session.tokenDigest)
+            id: session.id, store: store, stream: stream, after: session.revision, openedWith: session.tokenDigest,
+            frames: eventFrames)
         guard let watch = store.watch(session.id, { change in subscriber.handle(change) }) else {
             throw PresentationError.sessionNotFound
         }

@@ -43,6 +43,7 @@ extension PresentationAPI {
         let session = try authorizedSession(id, request)
         guard try store.delete(session.id) else { throw PresentationError.sessionNotFound }
         sessionJSON.remove(session.id)
+        eventFrames.remove(session.id)
         return HTTPResponse(status: .noContent)
     }
 

@@ -16,6 +16,8 @@ public final class PresentationAPI: HTTPHandler {
     let creations: ReplyCache
     /// Each session's JSON by revision: a read of an unchanged session is a copy (docs/performance.md).
     let sessionJSON = SessionJSONCache(capacity: 8192)
+    /// Event stream messages by revision, written once for all of a session's subscribers.
+    let eventFrames = EventFrameCache()
     let staticFiles: StaticFiles?
     let metrics = RequestMetrics()
     private let draining = Atomic<Bool>(false)
