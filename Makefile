@@ -3,7 +3,7 @@ SWIFT ?= swift
 STRICT = -Xswiftc -warnings-as-errors
 ARGS ?=
 
-.PHONY: run test build release deps clean container-test
+.PHONY: run test build release deps clean container-test contract-test
 
 deps:
 	@scripts/install-deps
@@ -18,11 +18,19 @@ release: deps
 run: release
 	.build/release/presentation-server $(ARGS)
 
-# Unit tests of the domain and API, and integration tests against the real server.
+# Unit tests of the domain and API, integration tests against the real server, the
+# browser tests, then the real server against its contract (Public/openapi.yaml) with
+# schemathesis.
 test: deps
 	$(SWIFT) build --build-tests $(STRICT)
 	$(SWIFT) test --skip-build
 	scripts/browser-test
+	scripts/api-contract-test
+
+# The contract test alone (about 2 minutes; see scripts/api-contract-test).
+contract-test: deps
+	$(SWIFT) build $(STRICT)
+	scripts/api-contract-test
 
 # The browser client's tests alone: headless Chromium against the real server
 # (Tests/Browser; scripts/browser-test installs Chromium and a venv when missing).
