@@ -38,8 +38,13 @@ def api(server):
 def screenshots():
     shutil.rmtree(SCREENSHOTS, ignore_errors=True)
     os.makedirs(SCREENSHOTS)
-    print(f'\nscreenshots: {SCREENSHOTS}')
     return SCREENSHOTS
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Says where the screenshots are, whatever the verbosity (print output is captured)."""
+    if os.path.isdir(SCREENSHOTS) and os.listdir(SCREENSHOTS):
+        terminalreporter.write_line(f'screenshots of each presentation style: {SCREENSHOTS}')
 
 
 def make_driver(reduced_motion=True):
