@@ -19,8 +19,8 @@ struct MediaType: Hashable, Sendable {
     }
 
     init(path: String) {
-        let name = path.split(separator: "/").last.map(String.init) ?? path
-        let fileExtension = name.split(separator: ".").count > 1 ? name.split(separator: ".").last.map { $0.lowercased() } : nil
+        let name = path.split(separator: "/").last ?? Substring(path)
+        let fileExtension = name.lastIndex(of: ".").map { name[name.index(after: $0)...].lowercased() }
         switch fileExtension {
         case "html", "htm": self = .html
         case "js", "mjs": self = .javaScript

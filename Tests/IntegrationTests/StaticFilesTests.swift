@@ -8,7 +8,8 @@ struct StaticFilesTests {
     private func serve(_ path: String, headers: HTTPHeaders = HTTPHeaders(), in directory: PublicDirectory) throws
         -> HTTPResponse?
     {
-        try StaticFiles(root: directory.root.path).response(for: HTTPRequest(method: .get, path: path, headers: headers))
+        let files = try StaticFiles(root: directory.root.path)
+        return files.response(for: HTTPRequest(method: .get, path: path, headers: headers))
     }
 
     private func text(_ response: HTTPResponse?) -> String? {
@@ -25,6 +26,10 @@ struct StaticFilesTests {
             ("/data.json", "application/json"),
             ("/icon.svg", "image/svg+xml"),
             ("/notes.txt", "text/plain; charset=utf-8"),
+            ("/image.PNG", "image/png"),
+            ("/favicon.ico", "image/x-icon"),
+            ("/openapi.yaml", "application/yaml"),
+            ("/js/app.js.map", "application/json"),
             ("/blob.bin", "application/octet-stream"),
         ])
     func contentTypes(path: String, type: String) throws {

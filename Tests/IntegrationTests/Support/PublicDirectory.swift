@@ -22,6 +22,10 @@ struct PublicDirectory {
             ("public/icon.svg", "<svg xmlns=\"http://www.w3.org/2000/svg\"/>"),
             ("public/docs/index.html", "<!doctype html><title>Docs</title>"),
             ("public/notes.txt", "plain"),
+            ("public/image.PNG", "png"),
+            ("public/favicon.ico", "ico"),
+            ("public/openapi.yaml", "openapi: 3.1.0"),
+            ("public/js/app.js.map", "{}"),
             ("public/blob.bin", "bytes"),
             ("public/.env", "HIDDEN"),
             ("secret.txt", Self.secret),
@@ -29,7 +33,8 @@ struct PublicDirectory {
         ]
         for (path, text) in files {
             let url = base.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
         let links: [(String, String)] = [
