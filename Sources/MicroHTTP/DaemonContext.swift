@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// What libmicrohttpd's callbacks reach through their `cls` pointer: the handler, the
@@ -12,11 +13,19 @@ final class DaemonContext: Sendable {
     let handler: any HTTPHandler
     let maxBodyBytes: Int
     let accessLog: (@Sendable (HTTPAccessRecord) -> Void)?
+    /// Where libmicrohttpd's own messages go; nil writes them to stderr.
+    let libraryLog: (@Sendable (String) -> Void)?
     private let inFlight = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     private let parked = Mutex<[ObjectIdentifier: Parked]>([:])
 
-    init(handler: any HTTPHandler, maxBodyBytes: Int, accessLog: (@Sendable (HTTPAccessRecord) -> Void)?) {
+    init(
+        handler: any HTTPHandler,
+        maxBodyBytes: Int,
+        accessLog: (@Sendable (HTTPAccessRecord) -> Void)?,
+        libraryLog: (@Sendable (String) -> Void)?
+    ) {
+        self.libraryLog = libraryLog
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
         self.accessLog = accessLog
@@ -24,6 +33,17 @@ final class DaemonContext: Sendable {
 
     var requestsInFlight: Int { inFlight.load(ordering: .acquiring) }
     var isStopping: Bool { stopping.load(ordering: .acquiring) }
+
+    /// A client that leaves mid-response is how every event stream ends, not a fault: those
+    /// messages (one per vanished subscriber) are dropped; the rest are passed on.
+    func libraryMessage(_ message: String) {
+        if message.contains("closed by remote peer") || message.contains("Connection reset") { return }
+        if let libraryLog {
+            libraryLog(message)
+        } else {
+            FileHandle.standardError.write(Data("libmicrohttpd: \(message)\n".utf8))
+        }
+    }
 
     func requestStarted() { inFlight.add(1, ordering: .relaxed) }
     func requestEnded() { inFlight.subtract(1, ordering: .releasing) }

@@ -1,4 +1,5 @@
 import CMicroHTTPD
+import Foundation
 
 // The @convention(c) functions libmicrohttpd calls, and the only place besides
 // HTTPServer.swift that touches its C API. Ownership at this boundary:
@@ -143,6 +144,19 @@ func freeStream(_ cls: UnsafeMutableRawPointer?) {
     guard let cls else { return }
     // Balances the passRetained in makeResponse.
     Unmanaged<HTTPStream>.fromOpaque(cls).takeRetainedValue().close()
+}
+
+/// MHD_LogCallback: libmicrohttpd's own messages (a client gone mid-response, a TLS
+/// handshake refused, a socket error), formatted here and handed to the server's log.
+func logLibraryMessage(_ cls: UnsafeMutableRawPointer?, _ format: UnsafePointer<CChar>?, _ arguments: CVaListPointer?) {
+    guard let cls, let format, let arguments else { return }
+    let daemon = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    var buffer = [CChar](repeating: 0, count: 1024)
+    let written = buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, arguments) }
+    guard written > 0 else { return }
+    let message = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    daemon.libraryMessage(message)
 }
 
 /// Builds the libmicrohttpd response, queues it and logs the request.

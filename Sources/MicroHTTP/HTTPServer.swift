@@ -28,13 +28,15 @@ public final class HTTPServer: Sendable {
     public init(
         configuration: HTTPServerConfiguration,
         handler: some HTTPHandler,
+        libraryLog: (@Sendable (String) -> Void)? = nil,
         accessLog: (@Sendable (HTTPAccessRecord) -> Void)? = nil
     ) {
         self.configuration = configuration
         context = DaemonContext(
             handler: handler,
             maxBodyBytes: configuration.maxBodyBytes,
-            accessLog: accessLog
+            accessLog: accessLog,
+            libraryLog: libraryLog
         )
     }
 
@@ -68,7 +70,7 @@ public final class HTTPServer: Sendable {
             let tlsStrings = configuration.tls.map { [strdup($0.certificatePEM)!, strdup($0.privateKeyPEM)!] } ?? []
             if !tlsStrings.isEmpty { flags |= MHD_USE_TLS.rawValue }
             let daemon = address.withSockaddr { sockaddr in
-                var options = Self.options(for: configuration, address: sockaddr, tls: tlsStrings)
+                var options = Self.options(for: configuration, address: sockaddr, tls: tlsStrings, context: retained)
                 return options.withUnsafeMutableBufferPointer { items in
                     CMicroHTTPD_start_daemon(
                         flags, handleAccess, retained.toOpaque(), handleCompleted, items.baseAddress)
@@ -115,9 +117,15 @@ public final class HTTPServer: Sendable {
     private static func options(
         for configuration: HTTPServerConfiguration,
         address: UnsafePointer<sockaddr>,
-        tls: [UnsafeMutablePointer<CChar>]
+        tls: [UnsafeMutablePointer<CChar>],
+        context: Unmanaged<DaemonContext>
     ) -> [MHD_OptionItem] {
+        // First, as libmicrohttpd asks, so that no message goes to stderr before it is set.
+        let logger: MHD_LogCallback = logLibraryMessage
         var options: [MHD_OptionItem] = [
+            MHD_OptionItem(
+                option: .EXTERNAL_LOGGER, value: Int(bitPattern: unsafeBitCast(logger, to: UnsafeRawPointer.self)),
+                ptr_value: context.toOpaque()),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
             MHD_OptionItem(
                 option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),

@@ -21,6 +21,11 @@ enum Log {
         emit(&writer)
     }
 
+    /// A message from libmicrohttpd itself (a refused TLS handshake, a socket error).
+    static func library(_ message: String) {
+        Log.message(level: "warning", "libmicrohttpd", [("message", .string(message))])
+    }
+
     static func info(_ event: String, _ fields: [(String, JSONValueLike)] = []) {
         message(level: "info", event, fields)
     }

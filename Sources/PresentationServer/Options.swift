@@ -93,6 +93,9 @@ struct Options {
         Setting(flag: "--max-wait", environment: "MAX_WAIT", help: "longest ?wait= in seconds (default 60)") {
             $0.api.maxWaitSeconds = try integer($1, "--max-wait", 0...3600)
         },
+        Setting(flag: "--heartbeat", environment: "HEARTBEAT", help: "seconds between keep-alive comments on idle event streams (default 15)") {
+            $0.api.heartbeatSeconds = Double(try integer($1, "--heartbeat", 1...300))
+        },
         Setting(flag: "--public-dir", environment: "PUBLIC_DIR", help: "directory served at / (default ./Public)") {
             $0.publicDirectory = $1
         },

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Runs the built `presentation-server` executable and reads what it logs.
@@ -6,7 +7,9 @@ final class ServerProcess {
     let process = Process()
     private let stdout = Pipe()
     private let stderr = Pipe()
-    private var captured = Data()
+    /// Both pipes are drained as the server writes, so a chatty server never blocks on a full pipe.
+    private let captured = Drained()
+    private let errors = Drained()
 
     /// The binary `swift build` put beside this test bundle.
     static var executable: URL {
@@ -19,9 +22,9 @@ final class ServerProcess {
         let server = ServerProcess()
         try server.launch(arguments, environment: [:])
         server.process.waitUntilExit()
-        let output = String(decoding: server.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: server.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (server.process.terminationStatus, output, errors)
+        server.captured.waitForEnd()
+        server.errors.waitForEnd()
+        return (server.process.terminationStatus, server.output, server.errorOutput)
     }
 
     /// `accessLog: false` for load that would fill the stdout pipe nobody reads while it runs.
@@ -37,7 +40,7 @@ final class ServerProcess {
         process.executableURL = Self.executable
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
-        for name in ["PORT", "HOST", "THREADS", "DATA_DIR", "ADMIN_TOKEN", "ADMIN_TOKEN_FILE", "CORS_ORIGINS", "TLS_CERT", "TLS_KEY"] {
+        for name in ["PORT", "HOST", "THREADS", "DATA_DIR", "ADMIN_TOKEN", "ADMIN_TOKEN_FILE", "CORS_ORIGINS", "TLS_CERT", "TLS_KEY", "HEARTBEAT", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_IP", "CONNECTION_TIMEOUT"] {
             merged.removeValue(forKey: name)
         }
         // Never a database in the working directory (the repository): durable tests pass their own.
@@ -47,15 +50,15 @@ final class ServerProcess {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        captured.drain(stdout.fileHandleForReading)
+        errors.drain(stderr.fileHandleForReading)
     }
 
     /// Waits for the `listening` line and returns the port it names.
     func port() throws -> Int {
         let deadline = Date().addingTimeInterval(15)
-        while Date() < deadline {
-            let chunk = stdout.fileHandleForReading.availableData
-            if chunk.isEmpty { Thread.sleep(forTimeInterval: 0.02) }
-            captured.append(chunk)
+        while Date() < deadline, process.isRunning || !captured.ended {
+            Thread.sleep(forTimeInterval: 0.02)
             if let line = logLines().first(where: { $0["event"] as? String == "listening" }), let port = line["port"] as? Int {
                 return port
             }
@@ -73,11 +76,14 @@ final class ServerProcess {
             kill(process.processIdentifier, SIGKILL)
             throw ProcessFailure.didNotStop
         }
-        captured.append(stdout.fileHandleForReading.readDataToEndOfFile())
+        captured.waitForEnd()
         return process.terminationStatus
     }
 
-    var output: String { String(decoding: captured, as: UTF8.self) }
+    var output: String { String(decoding: captured.data, as: UTF8.self) }
+
+    /// What the server wrote on stderr so far.
+    var errorOutput: String { String(decoding: errors.data, as: UTF8.self) }
 
     /// Every stdout line, parsed as the JSON object it must be.
     func logLines() -> [[String: Any]] {
@@ -86,6 +92,32 @@ final class ServerProcess {
             if object == nil { Issue.record("log line is not a JSON object: \(line)") }
             return object
         }
+    }
+}
+
+/// One pipe's bytes, read on a thread of their own until the writer closes it.
+final class Drained: Sendable {
+    private let state = Mutex((data: Data(), ended: false))
+
+    var data: Data { state.withLock { $0.data } }
+    var ended: Bool { state.withLock { $0.ended } }
+
+    func drain(_ handle: FileHandle) {
+        let thread = Thread { [self] in
+            while true {
+                let chunk = handle.availableData
+                guard !chunk.isEmpty else { break }
+                state.withLock { $0.data.append(chunk) }
+            }
+            state.withLock { $0.ended = true }
+        }
+        thread.start()
+    }
+
+    /// Waits (up to 15 s) for the writer to close the pipe, so nothing written is missed.
+    func waitForEnd() {
+        let deadline = Date().addingTimeInterval(15)
+        while !ended, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
     }
 }
 

@@ -21,10 +21,12 @@ final class HTTPConnection {
     /// True once either side has closed; the next request needs a new connection.
     private(set) var isClosed = false
 
-    init(port: UInt16, timeout: Duration = HTTPConnection.defaultTimeout) throws(ClientError) {
+    /// `source` is the loopback address to connect from (127.0.0.1 unless given), so a
+    /// test can be two clients at two addresses for the per-address connection limit.
+    init(port: UInt16, timeout: Duration = HTTPConnection.defaultTimeout, source: UInt32? = nil) throws(ClientError) {
         self.port = port
         self.timeout = timeout
-        descriptor = try openLoopbackSocket(port: port, timeout: timeout)
+        descriptor = try openLoopbackSocket(port: port, timeout: timeout, source: source)
     }
 
     deinit {
@@ -210,13 +212,28 @@ final class HTTPConnection {
 
 // The C calls live at file scope, where `close`, `send` and `recv` are not shadowed by methods.
 
-private func openLoopbackSocket(port: UInt16, timeout: Duration) throws(ClientError) -> Int32 {
+private func openLoopbackSocket(port: UInt16, timeout: Duration, source: UInt32?) throws(ClientError) -> Int32 {
     #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
         let descriptor = socket(AF_INET, SOCK_STREAM, 0)
     #endif
     guard descriptor >= 0 else { throw .cannotConnect(errno: errno) }
+    if let source {
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = source.bigEndian
+        let bound = withUnsafePointer(to: &local) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else {
+            let code = errno
+            close(descriptor)
+            throw .cannotConnect(errno: code)
+        }
+    }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = port.bigEndian

@@ -32,7 +32,7 @@ final class TestServer: Sendable {
             shutdownGraceSeconds: 2
         )
         // As the executable does: every answered request is counted for /metrics.
-        http = HTTPServer(configuration: configuration, handler: handler) { handler.record($0) }
+        http = HTTPServer(configuration: configuration, handler: handler, accessLog: { handler.record($0) })
         port = try http.start()
     }
 
