@@ -51,6 +51,7 @@ export class DeviceView {
 
   render(session) {
     const hadFocus = this.container.contains(document.activeElement) || document.activeElement === document.body;
+    const focused = document.activeElement;
     if (!this.session) this.container.replaceChildren();
     this.session = session;
     const wanted = layers(session);
@@ -68,6 +69,7 @@ export class DeviceView {
         appeared.add(layer.key);
         if (previous) previous.after(element);
         else this.container.prepend(element);
+        if (layer.presentation && layer.presentation.style === 'popover') this.anchor(element, focused);
         if (layer.presentation) this.animate(element, 'enter');
       }
       const above = wanted[depth + 1];
@@ -115,6 +117,23 @@ export class DeviceView {
     const panel = element.querySelector(':scope > .panel');
     const title = screen.querySelector('.nav-title');
     if (panel && title) panel.setAttribute('aria-labelledby', title.id);
+  }
+
+  /**
+   * Points a popover at the control that asked for it (the one with focus: a tapped button
+   * takes it); one presented from elsewhere, such as curl, hangs from the top right.
+   */
+  anchor(element, control) {
+    if (!control || !this.container.contains(control) || control === this.container) return;
+    const area = this.container.getBoundingClientRect();
+    const target = control.getBoundingClientRect();
+    const width = 270;
+    const margin = 10;
+    const center = target.left + target.width / 2 - area.left;
+    const left = Math.min(Math.max(center - width / 2, margin), area.width - width - margin);
+    element.style.setProperty('--popover-top', `${Math.round(target.bottom - area.top + 10)}px`);
+    element.style.setProperty('--popover-left', `${Math.round(left)}px`);
+    element.style.setProperty('--arrow-left', `${Math.round(center - left - 9)}px`);
   }
 
   // --- Stacks and screens -------------------------------------------------------------

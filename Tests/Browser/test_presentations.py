@@ -197,3 +197,22 @@ def test_a_form_hands_its_values_back_when_submitted(browser, server, api):
     status = api.presentation(session, pid)
     assert status['status'] == 'dismissed'
     assert status['result'] == {'signature': 'Sent from the test', 'notify': False}
+
+
+def test_a_popover_points_at_the_button_that_opened_it(browser, server, api, screenshots):
+    session = api.create(DEMO_INBOX)
+    open_session(browser, server.url, session)
+    css(browser, '[data-message="m1"]').click()
+    wait_until_shows(browser, api, session, revision=2)
+    more = css(browser, '.is-top [aria-label="More actions"]')
+    more.click()
+    tree = wait_until_shows(browser, api, session, revision=3)
+    pid = tree['root']['presentation']['id']
+    assert tree['root']['presentation']['style'] == 'popover'
+    arrow = css(browser, f'[data-layer="{pid}"] .popover-arrow').rect
+    button = more.rect
+    arrow_center = arrow['x'] + arrow['width'] / 2
+    assert button['x'] <= arrow_center <= button['x'] + button['width']
+    assert css(browser, f'[data-layer="{pid}"] .panel').rect['y'] >= button['y'] + button['height']
+    settle(browser)
+    css(browser, '.device').screenshot(os.path.join(screenshots, 'popover-from-more.png'))
