@@ -135,7 +135,17 @@ struct DurabilityTests {
         #expect(try sessions.map { try client.get($0.route("events"), token: $0.token).body } == eventsBefore)
         let presentation = try client.get(sessions[0].route("presentations/p4"), token: sessions[0].token)
         #expect(try presentation.json()["status"] as? String == "dismissed")
+        // A rotated token is durable too: after another restart only the new one opens the session.
+        let rotated = try client.request("POST", sessions[1].route("token"), token: sessions[1].token, body: [])
+        let fresh = try #require(try rotated.json()["token"] as? String)
         #expect(try server.terminate() == 0)
+        let loaded = server
+        (server, port) = try data.startServer([], accessLog: true)
+        client = try HTTPConnection(port: port)
+        #expect(try client.get(sessions[1].route(), token: fresh).body == before[1])
+        try client.get(sessions[1].route(), token: sessions[1].token).expectProblem(401, "unauthorized")
+        #expect(try server.terminate() == 0)
+        server = loaded
         let storage = server.logLines().first { $0["event"] as? String == "storage" }
         #expect(storage?["sessions_loaded"] as? Int == 4)
         #expect(storage?["kind"] as? String == "sqlite")
