@@ -65,17 +65,26 @@ extension JSONWriter {
 
 /// Server-Sent Events framing: one message per event, `id:` the revision.
 enum EventStreamFrame {
-    static func message(for event: Event) -> [UInt8] {
+    /// One event; `id:` only when `closesRevision`, see `messages(for:)`.
+    static func message(for event: Event, closesRevision: Bool = true) -> [UInt8] {
         var writer = JSONWriter(capacity: 256)
         writer.write(event: event)
-        var frame = Array("id: \(event.revision)\ndata: ".utf8)
+        var frame = Array((closesRevision ? "id: \(event.revision)\ndata: " : "data: ").utf8)
         frame.append(contentsOf: writer.bytes)
         frame.append(contentsOf: "\n\n".utf8)
         return frame
     }
 
+    /// One request's events share a revision; only the last of them carries `id:`. A client
+    /// cut off halfway through a revision then resumes (`Last-Event-ID`) from the revision
+    /// before and gets all of it again, rather than losing the rest of it.
     static func messages(for events: [Event]) -> [UInt8] {
-        events.reduce(into: []) { $0.append(contentsOf: message(for: $1)) }
+        var frames: [UInt8] = []
+        for (index, event) in events.enumerated() {
+            let closes = index == events.count - 1 || events[index + 1].revision != event.revision
+            frames.append(contentsOf: message(for: event, closesRevision: closes))
+        }
+        return frames
     }
 
     /// The first bytes of a stream: how long EventSource should wait before reconnecting.

@@ -160,7 +160,8 @@ struct EventTests {
             #expect(data.string("screen") == "s3")
             try other.post("pop", to: session, json: ["result": 42]).expectSession(revision: 3)
             let popped = try stream.nextEvents(2)
-            #expect(popped.map(\.id) == ["3", "3"])
+            // Only a revision's last message names it: a client cut off in between resumes from 2.
+            #expect(popped.map(\.id) == [nil, "3"])
             #expect(try popped.map { try $0.json().string("type") } == ["popped", "result"])
             #expect(try popped[1].json()["value"] as? Int == 42)
         }
