@@ -90,14 +90,7 @@ extension JSONWriter {
     /// A session in the administrator's listing: what it is and how recently it was used, not its tree.
     fileprivate mutating func write(summary session: Session) {
         beginObject()
-        key("id")
-        writeString(session.id.rawValue)
-        key("revision")
-        writeInt(session.revision)
-        key("createdAt")
-        writeString(Timestamp.string(session.createdAt))
-        key("updatedAt")
-        writeString(Timestamp.string(session.updatedAt))
+        writeIdentity(of: session)
         key("top")
         writeString(session.top.screen.rawValue)
         endObject()

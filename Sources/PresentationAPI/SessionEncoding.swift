@@ -7,14 +7,7 @@ extension JSONWriter {
         session: Session, token: SessionToken? = nil, presented: PresentationID? = nil, timeToLive: Int? = nil
     ) {
         beginObject()
-        key("id")
-        writeString(session.id.rawValue)
-        key("revision")
-        writeInt(session.revision)
-        key("createdAt")
-        writeTimestamp(session.createdAt)
-        key("updatedAt")
-        writeTimestamp(session.updatedAt)
+        writeIdentity(of: session)
         key("top")
         write(top: session.top)
         key("root")
@@ -32,6 +25,18 @@ extension JSONWriter {
             writeInt(timeToLive)
         }
         endObject()
+    }
+
+    /// The members every answer about a session starts with: which one, and how current.
+    mutating func writeIdentity(of session: Session) {
+        key("id")
+        writeString(session.id.rawValue)
+        key("revision")
+        writeInt(session.revision)
+        key("createdAt")
+        writeTimestamp(session.createdAt)
+        key("updatedAt")
+        writeTimestamp(session.updatedAt)
     }
 
     private mutating func write(top: Top) {

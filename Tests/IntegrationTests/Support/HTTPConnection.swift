@@ -220,29 +220,13 @@ private func openLoopbackSocket(port: UInt16, timeout: Duration, source: UInt32?
     #endif
     guard descriptor >= 0 else { throw .cannotConnect(errno: errno) }
     if let source {
-        var local = sockaddr_in()
-        local.sin_family = sa_family_t(AF_INET)
-        local.sin_addr.s_addr = source.bigEndian
-        let bound = withUnsafePointer(to: &local) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0 else {
+        guard withLoopbackAddress(source, port: 0, { bind(descriptor, $0, $1) }) == 0 else {
             let code = errno
             close(descriptor)
             throw .cannotConnect(errno: code)
         }
     }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = port.bigEndian
-    address.sin_addr.s_addr = UInt32(0x7f00_0001).bigEndian
-    let connected = withUnsafePointer(to: &address) { pointer in
-        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-            connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-    }
+    let connected = withLoopbackAddress(0x7f00_0001, port: port) { connect(descriptor, $0, $1) }
     guard connected == 0 else {
         let code = errno
         close(descriptor)
@@ -258,6 +242,19 @@ private func openLoopbackSocket(port: UInt16, timeout: Duration, source: UInt32?
         setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
     #endif
     return descriptor
+}
+
+/// Calls `body` with an IPv4 socket address (host byte order in, network order out) and its length.
+private func withLoopbackAddress(
+    _ host: UInt32, port: UInt16, _ body: (UnsafePointer<sockaddr>, socklen_t) -> Int32
+) -> Int32 {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = host.bigEndian
+    return withUnsafePointer(to: &address) { pointer in
+        pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
 }
 
 private func closeDescriptor(_ descriptor: Int32) {
