@@ -159,6 +159,45 @@ func logLibraryMessage(_ cls: UnsafeMutableRawPointer?, _ format: UnsafePointer<
     daemon.libraryMessage(message)
 }
 
+/// MHD_OPTION_UNESCAPE_CALLBACK: percent-decodes the path and query arguments in place, as
+/// libmicrohttpd would, except that `%00` is left as it is. A decoded NUL would end the C
+/// string early, and `/v1/sessions/ID%00junk` would be served as `/v1/sessions/ID`; kept
+/// encoded, it matches no route, file or token. Returns the new length.
+func unescapeKeepingNUL(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ text: UnsafeMutablePointer<CChar>?
+) -> Int {
+    guard let text else { return 0 }
+    var read = 0
+    var write = 0
+    while text[read] != 0 {
+        // The second digit is read only when the first is one, so never past the terminator.
+        if text[read] == CChar(UInt8(ascii: "%")), let high = hexValue(text[read + 1]), let low = hexValue(text[read + 2]),
+            high | low != 0
+        {
+            text[write] = CChar(bitPattern: high << 4 | low)
+            read += 3
+        } else {
+            text[write] = text[read]
+            read += 1
+        }
+        write += 1
+    }
+    text[write] = 0
+    return write
+}
+
+private func hexValue(_ character: CChar) -> UInt8? {
+    let byte = UInt8(bitPattern: character)
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): return byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): return byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): return byte - UInt8(ascii: "A") + 10
+    default: return nil
+    }
+}
+
 /// Builds the libmicrohttpd response, queues it and logs the request.
 private func queue(
     _ response: HTTPResponse,

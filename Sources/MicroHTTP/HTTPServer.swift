@@ -122,10 +122,15 @@ public final class HTTPServer: Sendable {
     ) -> [MHD_OptionItem] {
         // First, as libmicrohttpd asks, so that no message goes to stderr before it is set.
         let logger: MHD_LogCallback = logLibraryMessage
+        let unescape: @convention(c) (UnsafeMutableRawPointer?, OpaquePointer?, UnsafeMutablePointer<CChar>?) -> Int =
+            unescapeKeepingNUL
         var options: [MHD_OptionItem] = [
             MHD_OptionItem(
                 option: .EXTERNAL_LOGGER, value: Int(bitPattern: unsafeBitCast(logger, to: UnsafeRawPointer.self)),
                 ptr_value: context.toOpaque()),
+            MHD_OptionItem(
+                option: .UNESCAPE_CALLBACK,
+                value: Int(bitPattern: unsafeBitCast(unescape, to: UnsafeRawPointer.self)), ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_LIMIT, value: configuration.connectionLimit, ptr_value: nil),
             MHD_OptionItem(
                 option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),
