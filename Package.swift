@@ -10,7 +10,9 @@ let package = Package(
     name: "presentation-server",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "presentation-server", targets: ["PresentationServer"])
+        .executable(name: "presentation-server", targets: ["PresentationServer"]),
+        // For the fuzz targets in Fuzz/, a package of their own: they need compiler flags this one must not get.
+        .library(name: "FuzzChecks", targets: ["SessionChecks", "APIChecks"]),
     ],
     targets: [
         // libmicrohttpd exactly as its header declares it, plus the two shims Swift needs.
@@ -33,12 +35,19 @@ let package = Package(
         .target(name: "SessionStorage", dependencies: ["Presentation", "CSQLite"], swiftSettings: strict),
         // Routes, JSON on the wire, problem details: maps HTTP onto the domain.
         .target(name: "PresentationAPI", dependencies: ["Presentation", "MicroHTTP"], swiftSettings: strict),
+        // The promises the fuzz targets check (Fuzz/), and the test suites with them.
+        .target(name: "SessionChecks", dependencies: ["Presentation"], swiftSettings: strict),
+        .target(
+            name: "APIChecks",
+            dependencies: ["SessionChecks", "PresentationAPI", "Presentation", "MicroHTTP"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "PresentationServer",
             dependencies: ["PresentationAPI", "MicroHTTP", "Presentation", "SessionStorage"],
             swiftSettings: strict
         ),
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation"], swiftSettings: strict),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "SessionChecks"], swiftSettings: strict),
         .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "Presentation"], swiftSettings: strict),
         .testTarget(
             name: "PresentationAPITests",
@@ -50,6 +59,8 @@ let package = Package(
             dependencies: ["PresentationAPI", "Presentation", "MicroHTTP"],
             swiftSettings: strict
         ),
+        // Replays Fuzz/Corpus and Fuzz/Regressions through the fuzz targets' checks, without libFuzzer.
+        .testTarget(name: "FuzzReplayTests", dependencies: ["SessionChecks", "APIChecks"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

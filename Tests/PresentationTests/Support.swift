@@ -1,5 +1,6 @@
 import Foundation
 import Presentation
+import SessionChecks
 import Testing
 
 import enum Presentation.Operation
@@ -74,41 +75,13 @@ extension Session {
     }
 }
 
-/// Checks the invariants every session keeps, and returns the ids of everything in its tree.
+/// Checks the invariants every session keeps (`TreeCheck`, shared with the fuzz target), and
+/// returns the ids of everything in its tree.
 @discardableResult
 func expectValidTree(_ session: Session, sourceLocation: SourceLocation = #_sourceLocation) -> Set<String> {
-    var ids: [String] = []
-    var stack: Stack? = session.root
-    var holder: PresentationID?
-    var topmost = session.root
-    var alert: PresentationID?
-    while let current = stack {
-        stack = nil
-        ids.append(current.id.rawValue)
-        ids.append(contentsOf: current.path.map(\.id.rawValue))
-        #expect(!current.path.isEmpty, "stack \(current.id) is empty", sourceLocation: sourceLocation)
-        topmost = current
-        guard let presentation = current.presentation else { break }
-        ids.append(presentation.id.rawValue)
-        #expect(
-            presentation.presentedBy == current.path.last?.id,
-            "presentation \(presentation.id) is not over its presenter", sourceLocation: sourceLocation)
-        switch presentation.content {
-        case .stack(let next, let navigation):
-            #expect(presentation.style != .alert, sourceLocation: sourceLocation)
-            if !navigation {
-                #expect(next.path.count == 1, "a stack without navigation grew", sourceLocation: sourceLocation)
-            }
-            holder = presentation.id
-            stack = next
-        case .alert:
-            #expect(presentation.style == .alert, sourceLocation: sourceLocation)
-            alert = presentation.id
-        }
+    let check = TreeCheck(session)
+    for violation in check.violations {
+        Issue.record("\(violation)", sourceLocation: sourceLocation)
     }
-    #expect(Set(ids).count == ids.count, "ids repeat: \(ids)", sourceLocation: sourceLocation)
-    let expectedTop = Top(
-        stack: topmost.id, screen: topmost.path[topmost.path.count - 1].id, presentation: holder, alert: alert)
-    #expect(session.top == expectedTop, sourceLocation: sourceLocation)
-    return Set(ids)
+    return check.ids
 }
