@@ -49,6 +49,12 @@ bench: deps
 bench-smoke: deps
 	bench/run --smoke
 
+# The fuzz targets of Fuzz/ (libFuzzer + AddressSanitizer): replays the checked-in inputs,
+# then fuzzes each target for FUZZ_SECONDS (default 60; see scripts/fuzz). Not in CI.
+.PHONY: fuzz
+fuzz: deps
+	scripts/fuzz
+
 # Builds the Dockerfile with buildah and checks the image over HTTP (root, Debian; see
 # scripts/container-test). The first run on a machine also makes the base images.
 container-test:
