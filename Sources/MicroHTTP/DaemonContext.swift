@@ -37,7 +37,11 @@ final class DaemonContext: Sendable {
     /// A client that leaves mid-response is how every event stream ends, not a fault: those
     /// messages (one per vanished subscriber) are dropped; the rest are passed on.
     func libraryMessage(_ message: String) {
-        if message.contains("closed by remote peer") || message.contains("Connection reset") { return }
+        if message.contains("closed by remote peer") || message.contains("Connection reset")
+            || message.contains("no longer available for sending")
+        {
+            return
+        }
         if let libraryLog {
             libraryLog(message)
         } else {
