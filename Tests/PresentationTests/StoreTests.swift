@@ -183,5 +183,11 @@ final class WatchHolder: Sendable {
 
     func set(_ watch: Watch?) { self.watch.withLock { $0 = watch } }
 
-    func cancel() { watch.withLock { $0 }?.cancel() }
+    /// Lets go of the watch too: its callback holds this holder, so keeping it would be a cycle.
+    func cancel() {
+        watch.withLock { watch in
+            defer { watch = nil }
+            return watch
+        }?.cancel()
+    }
 }
