@@ -55,6 +55,12 @@ bench-smoke: deps
 fuzz: deps
 	scripts/fuzz
 
+# The Swift tests (and the servers they start) under AddressSanitizer + LeakSanitizer, then
+# under ThreadSanitizer, in builds of their own (scripts/sanitize). Not in CI.
+.PHONY: sanitize
+sanitize: deps
+	scripts/sanitize
+
 # Builds the Dockerfile with buildah and checks the image over HTTP (root, Debian; see
 # scripts/container-test). The first run on a machine also makes the base images.
 container-test:
