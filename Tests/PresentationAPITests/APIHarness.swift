@@ -16,11 +16,15 @@ struct APIHarness {
             return SessionID(rawValue: String(repeating: "a", count: 20) + String(format: "%02d", counter % 100))!
         }
         let next = Counter()
+        // One fixed time for the API and the store's leases, so that no session expires once
+        // the real date passes it.
+        let now = { @Sendable in Date(timeIntervalSince1970: 1_800_000_000) }
         store = InMemorySessionStore(
             limits: limits,
+            clock: now,
             makeID: { ids[next.increment() % ids.count] },
             makeToken: SessionToken.random)
-        api = PresentationAPI(store: store, now: { Date(timeIntervalSince1970: 1_800_000_000) })
+        api = PresentationAPI(store: store, now: now)
     }
 
     func send(

@@ -8,8 +8,8 @@ final class TestServer: Sendable {
     let port: UInt16
     private let http: HTTPServer
 
-    /// Starts `PresentationAPI` over an in-memory store. `clock` fixes the time on the wire;
-    /// without one the server reads the real time.
+    /// Starts `PresentationAPI` over an in-memory store. `clock` fixes the time on the wire and
+    /// of the sessions' leases; without one the server reads the real time.
     init(
         limits: Limits = Limits(),
         maxBodyBytes: Int = 1 << 20,
@@ -22,7 +22,10 @@ final class TestServer: Sendable {
         } else {
             now = { Date() }
         }
-        let handler = PresentationAPI(store: InMemorySessionStore(limits: limits), configuration: api, now: now)
+        // The store's leases read the same clock: a fixed date in the past would otherwise
+        // have every session expire once the real date is a day past it.
+        let store = InMemorySessionStore(limits: limits, clock: now)
+        let handler = PresentationAPI(store: store, configuration: api, now: now)
         let configuration = HTTPServerConfiguration(
             host: "127.0.0.1",
             port: 0,
