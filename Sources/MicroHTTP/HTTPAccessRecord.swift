@@ -3,6 +3,8 @@ public struct HTTPAccessRecord: Sendable {
     public var method: HTTPMethod
     public var path: String
     public var status: HTTPStatus
+    /// The handler's label for the route it matched (`HTTPResponse.route`); nil when none did.
+    public var route: String?
     /// From the moment the headers arrived to the moment the response was queued.
     public var duration: Duration
 }

@@ -14,6 +14,8 @@ public final class HTTPDeferredResponse: Sendable {
         var onEnd: (@Sendable () -> Void)?
         /// Added to whichever response completes the promise.
         var extraHeaders = HTTPHeaders()
+        /// Given to whichever response completes the promise that names none.
+        var route: String?
     }
 
     private let state = Mutex(State())
@@ -30,6 +32,7 @@ public final class HTTPDeferredResponse: Sendable {
             for field in state.extraHeaders where response.headers[field.name] == nil {
                 response.headers.add(field.name, field.value)
             }
+            if response.route == nil { response.route = state.route }
             state.response = response
             // Resuming under our lock orders it after `park`'s suspend: both take this lock
             // first and libmicrohttpd's second, so the resume can never be lost.
@@ -51,6 +54,14 @@ public final class HTTPDeferredResponse: Sendable {
                 for field in headers where response.headers[field.name] == nil { response.headers.add(field.name, field.value) }
                 state.response = response
             }
+        }
+    }
+
+    /// The route the answer will be logged under (`HTTPResponse.route`), whenever it comes.
+    public func setRoute(_ route: String) {
+        state.withLock { state in
+            state.route = route
+            if state.response?.route == nil { state.response?.route = route }
         }
     }
 

@@ -11,6 +11,9 @@ public struct HTTPResponse: Sendable {
     public var status: HTTPStatus
     public var headers: HTTPHeaders
     public var body: Body
+    /// The route pattern the handler matched, for the access log and metrics: a label
+    /// that never carries ids, so that it can be counted. Not sent.
+    public var route: String?
 
     public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: Body = .bytes([])) {
         self.status = status

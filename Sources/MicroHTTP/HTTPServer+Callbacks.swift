@@ -216,7 +216,7 @@ private func queue(
     let result = MHD_queue_response(connection, UInt32(response.status.rawValue), mhdResponse)
     daemon.accessLog?(
         HTTPAccessRecord(
-            method: request.method, path: request.path, status: response.status,
+            method: request.method, path: request.path, status: response.status, route: response.route,
             duration: ContinuousClock.now - request.started))
     return result
 }

@@ -1,91 +1,178 @@
 /// Matches a method and path against a table of patterns such as `/v1/sessions/{id}/push`.
 ///
-/// A route table fits on one screen, so matching is a plain scan of split segments: no
-/// regular expressions, no trie. `{name}` matches exactly one non-empty segment. Where
-/// several patterns fit a path, those with the most literal segments win, so
-/// `/v1/sessions/import` is never the session "import" of `/v1/sessions/{id}`.
+/// A route table fits on one screen, so matching is a plain scan: no regular expressions,
+/// no trie. `{name}` matches exactly one non-empty segment. Where several patterns fit a
+/// path, those with the most literal segments win, so `/v1/sessions/import` is never the
+/// session "import" of `/v1/sessions/{id}`.
+///
+/// Every request is matched, so the scan works on the path's UTF-8 bytes and allocates
+/// nothing until it has its match (docs/performance.md). The table itself is not generic
+/// (`RouteTable`): only the last step, from an entry's index to its `Route`, is, and that
+/// step is inlinable so that it is specialised in the module that names `Route`.
 public struct Router<Route: Sendable>: Sendable {
     /// What a lookup found.
     public enum Match {
-        case found(Route, parameters: [String: String])
+        case found(Route, parameters: RouteParameters)
         /// The path exists, but not for this method: the methods it takes, for `Allow`.
         case methodNotAllowed(allowed: [HTTPMethod])
         case notFound
     }
 
-    private enum Segment: Hashable, Sendable {
-        case literal(String)
+    @usableFromInline var table = RouteTable()
+    @usableFromInline var routes: [Route] = []
+
+    public init() {}
+
+    /// Adds `route` for `method` on `pattern`. HEAD is answered by every GET route.
+    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ route: Route) {
+        table.add(method, pattern, index: routes.count)
+        routes.append(route)
+    }
+
+    @inlinable
+    public func match(_ method: HTTPMethod, _ path: String) -> Match {
+        switch table.match(method, path) {
+        case .found(let index, let parameters): .found(routes[index], parameters: parameters)
+        case .methodNotAllowed(let allowed): .methodNotAllowed(allowed: allowed)
+        case .notFound: .notFound
+        }
+    }
+}
+
+/// The `{name}` segments of a matched path, in the pattern's order.
+public struct RouteParameters: Sendable {
+    @usableFromInline var pairs: [(name: String, value: Substring)] = []
+
+    @usableFromInline init() {}
+
+    /// The segment the pattern named `name`, as it appeared in the path.
+    public subscript(name: String) -> String? {
+        pairs.first { $0.name == name }.map { String($0.value) }
+    }
+}
+
+/// The untyped route table behind `Router`: patterns as bytes, matched to an entry's index.
+@usableFromInline
+struct RouteTable: Sendable {
+    @usableFromInline enum Match {
+        case found(Int, RouteParameters)
+        case methodNotAllowed([HTTPMethod])
+        case notFound
+    }
+
+    private enum Segment: Sendable {
+        case literal([UInt8])
         case parameter(String)
     }
 
     private struct Entry: Sendable {
         let method: HTTPMethod
         let segments: [Segment]
-        let route: Route
+        let index: Int
         /// How specific the pattern is: the number of its literal segments.
         let literals: Int
     }
 
+    /// Paths with more segments than this match nothing (the longest pattern has five).
+    static let maxSegments = 16
+
     private var entries: [Entry] = []
 
-    public init() {}
+    @usableFromInline init() {}
 
-    /// Adds `route` for `method` on `pattern`. HEAD is answered by every GET route.
-    public mutating func add(_ method: HTTPMethod, _ pattern: String, _ route: Route) {
-        let segments = Self.split(pattern).map { part -> Segment in
-            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(String(part))
+    mutating func add(_ method: HTTPMethod, _ pattern: String, index: Int) {
+        let parts = pattern.split(separator: "/", omittingEmptySubsequences: true)
+        precondition(parts.count <= Self.maxSegments, "a route pattern has at most \(Self.maxSegments) segments")
+        let segments = parts.map { part -> Segment in
+            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
         }
         let literals = segments.count { if case .literal = $0 { true } else { false } }
         // Kept from most to least specific, in the order added among equals, so the scan
         // can stop at the first pattern less specific than one that fits.
-        let index = entries.firstIndex { $0.literals < literals } ?? entries.endIndex
-        entries.insert(Entry(method: method, segments: segments, route: route, literals: literals), at: index)
+        let position = entries.firstIndex { $0.literals < literals } ?? entries.endIndex
+        entries.insert(Entry(method: method, segments: segments, index: index, literals: literals), at: position)
     }
 
-    public func match(_ method: HTTPMethod, _ path: String) -> Match {
-        let parts = Self.split(path)
-        var allowed: [HTTPMethod] = []
+    @usableFromInline func match(_ method: HTTPMethod, _ path: String) -> Match {
+        // withUTF8 on a copy: a native string (every path is one) hands its bytes over without copying them.
+        var contiguous = path
+        return contiguous.withUTF8 { bytes in
+            withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: Self.maxSegments) { buffer in
+                guard let count = Self.segments(of: bytes, into: buffer) else { return .notFound }
+                return match(method, path, bytes, UnsafeBufferPointer(rebasing: buffer[..<count]))
+            }
+        }
+    }
+
+    private func match(
+        _ method: HTTPMethod, _ path: String, _ bytes: UnsafeBufferPointer<UInt8>, _ parts: UnsafeBufferPointer<Range<Int>>
+    ) -> Match {
         let lookup = method == .head ? HTTPMethod.get : method
+        var allowed: [HTTPMethod] = []
         var fitting: Int?
         for entry in entries {
             if let fitting, entry.literals < fitting { break }
-            guard Self.fits(entry.segments, parts) else { continue }
+            guard Self.fits(entry.segments, bytes, parts) else { continue }
             fitting = entry.literals
-            if entry.method == lookup { return .found(entry.route, parameters: Self.parameters(entry.segments, parts)) }
+            if entry.method == lookup { return .found(entry.index, Self.parameters(entry.segments, path, parts)) }
             if !allowed.contains(entry.method) { allowed.append(entry.method) }
         }
         guard !allowed.isEmpty else { return .notFound }
         if allowed.contains(.get) { allowed.append(.head) }
-        return .methodNotAllowed(allowed: allowed)
+        return .methodNotAllowed(allowed)
     }
 
-    /// Whether `parts` has the pattern's shape. Allocates nothing: it runs for every entry
-    /// of the table on every request, and the parameters are taken only from the one that fits.
-    /// Literals compare byte for byte, as the route table's ASCII names are meant.
-    private static func fits(_ segments: [Segment], _ parts: [Substring]) -> Bool {
+    /// The byte ranges of the path's segments; nil when there are too many to match anything.
+    /// `/a/b/` and `/a/b` are the same path; an empty middle segment is kept (and fits nothing).
+    private static func segments(
+        of bytes: UnsafeBufferPointer<UInt8>, into buffer: UnsafeMutableBufferPointer<Range<Int>>
+    ) -> Int? {
+        let slash = UInt8(ascii: "/")
+        var start = bytes.first == slash ? 1 : 0
+        var count = 0
+        for index in start...bytes.count where index == bytes.count || bytes[index] == slash {
+            guard count < buffer.count else { return nil }
+            buffer.initializeElement(at: count, to: start..<index)
+            count += 1
+            start = index + 1
+        }
+        // One trailing slash leaves an empty last segment: it is not a segment.
+        if count > 0, buffer[count - 1].isEmpty { count -= 1 }
+        return count
+    }
+
+    /// Whether the path's segments have the pattern's shape. Literals compare byte for byte,
+    /// as the route table's ASCII names are meant.
+    private static func fits(
+        _ segments: [Segment], _ bytes: UnsafeBufferPointer<UInt8>, _ parts: UnsafeBufferPointer<Range<Int>>
+    ) -> Bool {
         guard segments.count == parts.count else { return false }
         for index in segments.indices {
+            let part = parts[index]
             switch segments[index] {
-            case .literal(let literal): guard parts[index].utf8.elementsEqual(literal.utf8) else { return false }
-            case .parameter: guard !parts[index].isEmpty else { return false }
+            case .literal(let literal):
+                guard literal.count == part.count, UnsafeBufferPointer(rebasing: bytes[part]).elementsEqual(literal) else {
+                    return false
+                }
+            case .parameter:
+                guard !part.isEmpty else { return false }
             }
         }
         return true
     }
 
-    private static func parameters(_ segments: [Segment], _ parts: [Substring]) -> [String: String] {
-        var parameters: [String: String] = [:]
+    private static func parameters(_ segments: [Segment], _ path: String, _ parts: UnsafeBufferPointer<Range<Int>>)
+        -> RouteParameters
+    {
+        var parameters = RouteParameters()
+        let utf8 = path.utf8
         for index in segments.indices {
-            if case .parameter(let name) = segments[index] { parameters[name] = String(parts[index]) }
+            guard case .parameter(let name) = segments[index] else { continue }
+            let range = parts[index]
+            let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
+            let upper = utf8.index(lower, offsetBy: range.count)
+            parameters.pairs.append((name: name, value: path[lower..<upper]))
         }
         return parameters
-    }
-
-    /// `/a/b/` and `/a/b` are the same path; an empty middle segment is kept (and fails).
-    private static func split(_ path: String) -> [Substring] {
-        var parts = path.split(separator: "/", omittingEmptySubsequences: false)
-        if parts.first == "" { parts.removeFirst() }
-        if parts.last == "", !parts.isEmpty { parts.removeLast() }
-        return parts
     }
 }

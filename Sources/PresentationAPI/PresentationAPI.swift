@@ -48,44 +48,43 @@ public final class PresentationAPI: HTTPHandler {
     }
 
     public func respond(to request: HTTPRequest) -> HTTPReply {
+        let (reply, route) = self.route(request)
         let cors = configuration.cors.responseHeaders(for: request)
-        guard !cors.fields.isEmpty else { return route(request) }
-        switch route(request) {
+        switch reply {
         case .now(var response):
             for field in cors where response.headers[field.name] == nil { response.headers.add(field.name, field.value) }
+            response.route = route?.pattern
             return .now(response)
         case .later(let deferred):
-            deferred.addHeaders(cors)
+            if !cors.fields.isEmpty { deferred.addHeaders(cors) }
+            if let route { deferred.setRoute(route.pattern) }
             return .later(deferred)
         }
     }
 
     /// Counts an answered request for `/metrics`; the HTTP server's access hook calls it.
     public func record(_ access: HTTPAccessRecord) {
-        let route: String
-        switch Route.table.match(access.method, access.path) {
-        case .found(let found, _): route = found.pattern
-        case .methodNotAllowed, .notFound: route = access.status == .notFound ? "unmatched" : "other"
-        }
+        let route = access.route ?? (access.status == .notFound ? "unmatched" : "other")
         metrics.record(method: access.method, route: route, status: access.status, duration: access.duration)
     }
 
-    private func route(_ request: HTTPRequest) -> HTTPReply {
+    /// The reply, and the route that made it (nil when the path matched none).
+    private func route(_ request: HTTPRequest) -> (HTTPReply, Route?) {
         switch Route.table.match(request.method, request.path) {
         case .notFound:
             if request.method == .get || request.method == .head, let file = staticFiles?.response(for: request) {
-                return .now(file)
+                return (.now(file), nil)
             }
             // A file is a resource that takes GET and HEAD: another method is 405, as on API routes.
-            if staticFiles?.serves(request.path) == true { return methodNotAllowed([.get, .head], request) }
-            return .now(ProblemDetails(for: APIError.routeNotFound(request.path)).response)
+            if staticFiles?.serves(request.path) == true { return (methodNotAllowed([.get, .head], request), nil) }
+            return (.now(ProblemDetails(for: APIError.routeNotFound(request.path)).response), nil)
         case .methodNotAllowed(let allowed):
-            return methodNotAllowed(allowed, request)
+            return (methodNotAllowed(allowed, request), nil)
         case .found(let route, let parameters):
             do {
-                return try respond(to: route, parameters: parameters, request: request)
+                return (try respond(to: route, parameters: parameters, request: request), route)
             } catch {
-                return .now(ProblemDetails(for: error).response)
+                return (.now(ProblemDetails(for: error).response), route)
             }
         }
     }
@@ -107,7 +106,7 @@ public final class PresentationAPI: HTTPHandler {
         }
     }
 
-    private func respond(to route: Route, parameters: [String: String], request: HTTPRequest) throws -> HTTPReply {
+    private func respond(to route: Route, parameters: RouteParameters, request: HTTPRequest) throws -> HTTPReply {
         let id = parameters["id"] ?? ""
         switch route {
         case .health:
