@@ -56,6 +56,9 @@ public final class HTTPServer: Sendable {
         guard configuration.threads >= 1, configuration.threads <= 1024 else {
             throw .invalidConfiguration("threads must be between 1 and 1024")
         }
+        guard configuration.connectionMemoryBytes >= 4096 else {
+            throw .invalidConfiguration("connection memory must be at least 4096 bytes")
+        }
         let address = try SocketAddress(host: configuration.host, port: configuration.port)
         if configuration.tls != nil, MHD_is_feature_supported(.FEATURE_TLS) != .YES { throw .tlsUnsupported }
         let context = context
@@ -135,6 +138,7 @@ public final class HTTPServer: Sendable {
             MHD_OptionItem(
                 option: .CONNECTION_TIMEOUT, value: configuration.connectionTimeoutSeconds, ptr_value: nil),
             MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: 1024, ptr_value: nil),
+            MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryBytes, ptr_value: nil),
             MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: address)),
         ]
         if configuration.threads > 1 {

@@ -14,6 +14,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionLimit: Int
     /// Connections from one address at once; 0 means no per-address limit.
     public var perAddressConnectionLimit: Int
+    /// Each connection's memory in libmicrohttpd: the request line and headers, the read
+    /// buffer and the response headers. A request whose headers do not fit is refused (431).
+    /// libmicrohttpd clears it between requests and every idle event stream holds one, so it
+    /// is kept at 16 KB rather than the library's 32 KB (docs/performance.md).
+    public var connectionMemoryBytes: Int
     /// How long `stop` lets requests in flight finish before closing them.
     public var shutdownGraceSeconds: Double
     /// When set, the server speaks HTTPS only (libmicrohttpd's GnuTLS support).
@@ -27,6 +32,7 @@ public struct HTTPServerConfiguration: Sendable {
         connectionTimeoutSeconds: Int = 30,
         connectionLimit: Int = 4096,
         perAddressConnectionLimit: Int = 0,
+        connectionMemoryBytes: Int = 16 * 1024,
         shutdownGraceSeconds: Double = 10,
         tls: TLSCredentials? = nil
     ) {
@@ -38,6 +44,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.connectionLimit = connectionLimit
         self.perAddressConnectionLimit = perAddressConnectionLimit
+        self.connectionMemoryBytes = connectionMemoryBytes
         self.shutdownGraceSeconds = shutdownGraceSeconds
     }
 

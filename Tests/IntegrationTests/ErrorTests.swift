@@ -392,6 +392,26 @@ struct ErrorTests {
         }
     }
 
+    @Test("Headers up to 12 KB are read; a header block past the connection's 16 KB is refused with 431")
+    func headerBlockLimit() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let before = try client.snapshot(of: session)
+            let fits = try client.get(
+                session.route(), token: session.token, headers: [("X-Pad", String(repeating: "p", count: 12_000))])
+            #expect(fits.status == 200)
+            // libmicrohttpd answers this itself, before any handler runs, and closes the connection.
+            let tooLarge = try server.connect()
+            let refused = try tooLarge.request(
+                "POST", session.route("push"), token: session.token,
+                headers: [("Content-Type", "application/json"), ("X-Pad", String(repeating: "p", count: 20_000))],
+                body: Array(#"{"screen":"never"}"#.utf8))
+            #expect(refused.status == 431)
+            #expect(try server.connect().snapshot(of: session) == before)
+        }
+    }
+
     @Test("Stopping the server answers a parked long poll with 503 shutting_down")
     func shuttingDown() throws {
         let server = try TestServer()
