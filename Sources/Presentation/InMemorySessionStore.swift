@@ -124,6 +124,11 @@ public final class InMemorySessionStore: SessionStore {
         entry(id)?.session(at: clock())
     }
 
+    public func read<R, E: Error>(_ id: SessionID, _ body: (borrowing Session) throws(E) -> R) throws(E) -> R? {
+        guard let entry = entry(id) else { return nil }
+        return try entry.read(at: clock(), body)
+    }
+
     /// The session's lease (its idle deadline), without counting as a use; nil when there is none.
     public func lease(of id: SessionID) -> SessionLease? {
         guard let entry = entry(id), entry.current != nil else { return nil }

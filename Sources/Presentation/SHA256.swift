@@ -21,40 +21,76 @@ enum SHA256 {
     ]
 
     /// The 32-byte digest of `message`.
+    ///
+    /// Every request's token is hashed, so the work is done in stack buffers: the only
+    /// allocation is the digest returned.
     static func digest(_ message: some Collection<UInt8>) -> [UInt8] {
-        var padded = Array(message)
-        let bitLength = UInt64(padded.count) &* 8
-        padded.append(0x80)
-        while padded.count % 64 != 56 { padded.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { padded.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-
+        let length = message.count
+        // The message, 0x80, zeros, and the bit length in the last 8 bytes of the last block.
+        let paddedCount = (length + 8) / 64 * 64 + 64
         var state = initialState
-        var schedule = [UInt32](repeating: 0, count: 64)
-        for blockStart in stride(from: 0, to: padded.count, by: 64) {
-            for index in 0..<16 {
-                let base = blockStart + index * 4
-                schedule[index] =
-                    UInt32(padded[base]) << 24 | UInt32(padded[base + 1]) << 16 | UInt32(padded[base + 2]) << 8
-                    | UInt32(padded[base + 3])
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: paddedCount) { padded in
+            padded.initialize(repeating: 0)
+            _ = UnsafeMutableBufferPointer(rebasing: padded[..<length]).update(fromContentsOf: message)
+            padded[length] = 0x80
+            let bitLength = UInt64(length) &* 8
+            for index in 0..<8 {
+                padded[paddedCount - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * index))
             }
-            for index in 16..<64 {
-                let s0 = rotate(schedule[index - 15], 7) ^ rotate(schedule[index - 15], 18) ^ (schedule[index - 15] >> 3)
-                let s1 = rotate(schedule[index - 2], 17) ^ rotate(schedule[index - 2], 19) ^ (schedule[index - 2] >> 10)
-                schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
+                roundConstants.withUnsafeBufferPointer { constants in
+                    state.withUnsafeMutableBufferPointer { state in
+                        for blockStart in stride(from: 0, to: paddedCount, by: 64) {
+                            compress(UnsafeBufferPointer(rebasing: padded[blockStart..<blockStart + 64]), into: state,
+                                     schedule: schedule, constants: constants)
+                        }
+                    }
+                }
             }
-            var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-            for index in 0..<64 {
-                let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let temp1 = h &+ sum1 &+ choice &+ roundConstants[index] &+ schedule[index]
-                let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let temp2 = sum0 &+ majority
-                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
-            }
-            for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] &+= value }
         }
-        return state.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * $0)) } }
+        var digest = [UInt8]()
+        digest.reserveCapacity(32)
+        for word in state {
+            for shift in stride(from: 24, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
+        }
+        return digest
+    }
+
+    /// One 64-byte block into the eight state words.
+    private static func compress(
+        _ block: UnsafeBufferPointer<UInt8>,
+        into state: UnsafeMutableBufferPointer<UInt32>,
+        schedule: UnsafeMutableBufferPointer<UInt32>,
+        constants: UnsafeBufferPointer<UInt32>
+    ) {
+        for index in 0..<16 {
+            let base = index * 4
+            schedule[index] =
+                UInt32(block[base]) << 24 | UInt32(block[base + 1]) << 16 | UInt32(block[base + 2]) << 8 | UInt32(block[base + 3])
+        }
+        for index in 16..<64 {
+            let s0 = rotate(schedule[index - 15], 7) ^ rotate(schedule[index - 15], 18) ^ (schedule[index - 15] >> 3)
+            let s1 = rotate(schedule[index - 2], 17) ^ rotate(schedule[index - 2], 19) ^ (schedule[index - 2] >> 10)
+            schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
+        }
+        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
+        for index in 0..<64 {
+            let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+            let choice = (e & f) ^ (~e & g)
+            let temp1 = h &+ sum1 &+ choice &+ constants[index] &+ schedule[index]
+            let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            let temp2 = sum0 &+ majority
+            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
+        }
+        state[0] &+= a
+        state[1] &+= b
+        state[2] &+= c
+        state[3] &+= d
+        state[4] &+= e
+        state[5] &+= f
+        state[6] &+= g
+        state[7] &+= h
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {

@@ -38,6 +38,15 @@ final class SessionEntry: Sendable {
         }
     }
 
+    /// `body` run on the session in place unless closed or expired at `now`; a read keeps the session alive.
+    func read<R, E: Error>(at now: Date, _ body: (borrowing Session) throws(E) -> R) throws(E) -> R? {
+        try state.withLock { state throws(E) -> R? in
+            guard !state.closed, !state.lease.isExpired(at: now) else { return nil }
+            state.lease.lastAccess = max(state.lease.lastAccess, now)
+            return try body(state.session)
+        }
+    }
+
     /// The session as it is, without counting as a use (listings, the sweep).
     var current: Session? {
         state.withLock { $0.closed ? nil : $0.session }

@@ -19,6 +19,11 @@ public protocol SessionStore: Sendable {
     /// A snapshot of the session, nil when there is none.
     func session(_ id: SessionID) -> Session?
 
+    /// `body`'s answer about the session, read in place under its lock (no copy of the
+    /// session is made), nil when there is none. A read counts as a use, as `session` does.
+    /// `body` must be short: changes of that session wait for it.
+    func read<R, E: Error>(_ id: SessionID, _ body: (borrowing Session) throws(E) -> R) throws(E) -> R?
+
     /// Runs `body` on the session under that session's lock (other sessions proceed in parallel).
     ///
     /// Changes made by `body` are committed only if it returns normally and, in a durable store,

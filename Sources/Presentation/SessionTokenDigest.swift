@@ -27,10 +27,16 @@ public struct SessionTokenDigest: Hashable, Sendable, CustomStringConvertible {
     /// Every byte is compared even after a difference is found, so response timing does not
     /// reveal how much of the digest a guess matched.
     public func matches(_ presented: String) -> Bool {
-        let given = SHA256.digest(presented.utf8)
+        matches(SessionTokenDigest(hashing: presented))
+    }
+
+    /// True when both are the digest of one token, compared in constant time; lets a caller
+    /// hash a presented token before taking a session's lock.
+    public func matches(_ other: SessionTokenDigest) -> Bool {
+        guard other.bytes.count == bytes.count else { return false }
         var difference: UInt8 = 0
         for index in bytes.indices {
-            difference |= bytes[index] ^ given[index]
+            difference |= bytes[index] ^ other.bytes[index]
         }
         return difference == 0
     }

@@ -8,19 +8,35 @@ extension PresentationAPI {
     func authorizedSession(_ rawID: String, _ request: HTTPRequest, allowQueryToken: Bool = false) throws -> Session {
         let token = try presentedToken(request, allowQueryToken: allowQueryToken)
         let id = try sessionID(rawID)
+        let digest = SessionTokenDigest(hashing: token)
         guard let session = store.session(id) else { throw PresentationError.sessionNotFound }
-        guard session.tokenDigest.matches(token) else { throw APIError.unauthorized }
+        guard session.tokenDigest.matches(digest) else { throw APIError.unauthorized }
         return session
     }
 
     func presentedToken(_ request: HTTPRequest, allowQueryToken: Bool = false) throws(APIError) -> String {
         if let header = request.headers["Authorization"] {
-            let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-            guard parts.count == 2, String(parts[0]).lowercased() == "bearer" else { throw .unauthorized }
-            return String(parts[1]).trimmingSpaces
+            guard let token = Self.bearerToken(in: header) else { throw .unauthorized }
+            return token
         }
         if allowQueryToken, let token = request.queryValue("access_token") { return token }
         throw .unauthorized
+    }
+
+    /// The token of `Bearer <token>`: the scheme in any case, spaces and tabs around the
+    /// token ignored; nil for another scheme or no token. Read byte by byte, as every request's is.
+    static func bearerToken(in header: String) -> String? {
+        let bytes = header.utf8
+        let space = UInt8(ascii: " ")
+        guard let schemeStart = bytes.firstIndex(where: { $0 != space }) else { return nil }
+        let schemeEnd = bytes[schemeStart...].firstIndex(of: space) ?? bytes.endIndex
+        // `| 0x20` lowers ASCII letters; no other byte lowers onto one of these letters.
+        guard bytes[schemeStart..<schemeEnd].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }) else { return nil }
+        let isBlank = { (byte: UInt8) in byte == space || byte == UInt8(ascii: "\t") }
+        guard let tokenStart = bytes[schemeEnd...].firstIndex(where: { !isBlank($0) }),
+            let tokenLast = bytes[tokenStart...].lastIndex(where: { !isBlank($0) })
+        else { return nil }
+        return String(header[tokenStart...tokenLast])
     }
 
     func sessionID(_ raw: String) throws(PresentationError) -> SessionID {

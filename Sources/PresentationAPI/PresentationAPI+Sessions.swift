@@ -28,15 +28,23 @@ extension PresentationAPI {
         return response
     }
 
-    func getSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        let session = try authorizedSession(id, request)
-        if let header = request.headers["If-None-Match"] {
-            let tags = try ETag.revisions(in: header, name: "If-None-Match")
-            if tags == nil || tags?.contains(session.revision) == true {
-                return HTTPResponse(status: .notModified, headers: ["ETag": ETag.value(for: session.revision)])
+    /// The most read route, so the session is read in place, not copied out of the store.
+    func getSession(_ rawID: String, _ request: HTTPRequest) throws -> HTTPResponse {
+        let digest = SessionTokenDigest(hashing: try presentedToken(request))
+        let id = try sessionID(rawID)
+        let ifNoneMatch = request.headers["If-None-Match"]
+        let response = try store.read(id) { session throws(APIError) -> HTTPResponse in
+            guard session.tokenDigest.matches(digest) else { throw .unauthorized }
+            if let ifNoneMatch {
+                let tags = try ETag.revisions(in: ifNoneMatch, name: "If-None-Match")
+                if tags == nil || tags?.contains(session.revision) == true {
+                    return HTTPResponse(status: .notModified, headers: ["ETag": ETag.value(for: session.revision)])
+                }
             }
+            return .json(sessionJSON.json(for: session), revision: session.revision)
         }
-        return .json(sessionJSON.json(for: session), revision: session.revision)
+        guard let response else { throw PresentationError.sessionNotFound }
+        return response
     }
 
     func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
@@ -52,7 +60,7 @@ extension PresentationAPI {
     /// Not a navigation change, so no revision and no event. Open event streams and waits made with
     /// the old token end at their next wake-up rather than go on serving it.
     func rotateToken(_ rawID: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        let presented = try presentedToken(request)
+        let presented = SessionTokenDigest(hashing: try presentedToken(request))
         let id = try sessionID(rawID)
         try bodyFields(of: request, allowEmpty: true).finish()
         let fresh = SessionToken.random()
@@ -74,7 +82,8 @@ extension PresentationAPI {
     /// Applies steps as one revision, honouring `If-Match` and `Idempotency-Key`, all
     /// under the session's lock so that a check and the change it guards cannot be split.
     func mutate(_ rawID: String, _ steps: [Step], _ request: HTTPRequest, route: String) throws -> HTTPResponse {
-        let token = try presentedToken(request)
+        // Hashed before the session's lock is taken, to hold it no longer than the change needs.
+        let token = SessionTokenDigest(hashing: try presentedToken(request))
         let id = try sessionID(rawID)
         let expected = try request.headers["If-Match"].map { header throws(APIError) in
             try ETag.revisions(in: header, name: "If-Match")

@@ -89,6 +89,20 @@ struct AuthTests {
         }
     }
 
+    @Test(
+        "The scheme is read in any case, and blanks around the token are ignored",
+        arguments: ["Bearer %@", "bearer %@", "BEARER %@", "  Bearer   %@  ", "Bearer \t%@\t"])
+    func bearerSpellings(template: String) throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let authorization = template.replacingOccurrences(of: "%@", with: session.token)
+            #expect(try client.get(session.route(), headers: [("Authorization", authorization)]).status == 200)
+            try client.get(session.route(), headers: [("Authorization", "Bearer\t" + session.token)]).expectProblem(
+                401, "unauthorized")
+        }
+    }
+
     @Test("A token that differs from the session's in one character is 401")
     func nearlyTheToken() throws {
         try withServer { server in
