@@ -1,9 +1,21 @@
 /// A session's recent events, bounded by dropping whole revisions from the front.
 ///
 /// Whole revisions go so that "events after r" is either complete or refused, never partial.
+///
+/// Sessions are values, and every change is made on a copy that shares storage with the
+/// stored session (`Session.apply`, the store's update), so a plain array of up to
+/// `eventsKept` (512) events was copied whole on every change. Events are kept instead in
+/// sealed chunks that never change once full, shared by every copy, and a short tail that
+/// the next change copies: an append costs at most one chunk (16 events), however long the history.
 struct EventHistory: Hashable, Sendable {
-    /// In revision order.
-    private(set) var events: [Event] = []
+    private static let chunkSize = 16
+
+    /// Full chunks of `chunkSize` events, oldest first; never mutated once sealed.
+    private var sealed: [[Event]] = []
+    /// The newest events, fewer than `chunkSize`.
+    private var tail: [Event] = []
+    /// How many events of `sealed[0]` are dropped already.
+    private var head = 0
     /// Every event of this revision and earlier has been dropped; 0 while nothing has.
     private(set) var droppedThrough = 0
 
@@ -11,20 +23,64 @@ struct EventHistory: Hashable, Sendable {
 
     /// A history read back from a snapshot, which the caller has checked is in revision order.
     init(restoring events: [Event], droppedThrough: Int) {
-        self.events = events
+        append(events)
         self.droppedThrough = droppedThrough
     }
 
+    /// The kept events, in revision order.
+    var events: [Event] {
+        Array(suffix(from: 0))
+    }
+
+    /// How many events are kept.
+    var count: Int {
+        sealed.count * Self.chunkSize + tail.count - head
+    }
+
+    /// The kept event at `index`, 0 being the oldest kept.
+    private subscript(index: Int) -> Event {
+        let position = index + head
+        let chunk = position / Self.chunkSize
+        return chunk < sealed.count ? sealed[chunk][position % Self.chunkSize] : tail[position - sealed.count * Self.chunkSize]
+    }
+
+    /// The kept events from `index` on.
+    private func suffix(from index: Int) -> some Sequence<Event> {
+        (index..<count).lazy.map { self[$0] }
+    }
+
     mutating func append(_ new: [Event], keeping limit: Int) {
-        events.append(contentsOf: new)
-        guard events.count > max(limit, 0) else { return }
-        var cut = events.count - max(limit, 0)
+        append(new)
+        let limit = max(limit, 0)
+        guard count > limit else { return }
+        var cut = count - limit
         // Never split a revision: drop the rest of the one the cut falls in.
-        while cut < events.count, events[cut].revision == events[cut - 1].revision {
+        while cut < count, self[cut].revision == self[cut - 1].revision {
             cut += 1
         }
-        droppedThrough = events[cut - 1].revision
-        events.removeFirst(cut)
+        droppedThrough = self[cut - 1].revision
+        dropFirst(cut)
+    }
+
+    private mutating func append(_ new: [Event]) {
+        for event in new {
+            tail.append(event)
+            if tail.count == Self.chunkSize {
+                sealed.append(tail)
+                tail = []
+            }
+        }
+    }
+
+    private mutating func dropFirst(_ dropped: Int) {
+        head += dropped
+        let whole = min(head / Self.chunkSize, sealed.count)
+        sealed.removeFirst(whole)
+        head -= whole * Self.chunkSize
+        if sealed.isEmpty, head > 0 {
+            tail.removeFirst(head)
+            head = 0
+        }
     }
 
     /// The kept events with a revision above `revision`.
@@ -35,7 +91,21 @@ struct EventHistory: Hashable, Sendable {
         guard revision >= droppedThrough || droppedThrough == 0 else {
             throw .historyExpired(oldest: droppedThrough)
         }
-        let start = events.lastIndex { $0.revision <= revision }.map { $0 + 1 } ?? events.startIndex
-        return Array(events[start...])
+        // Newest first: a subscriber usually asks for the last few.
+        var start = count
+        while start > 0, self[start - 1].revision > revision { start -= 1 }
+        return Array(suffix(from: start))
+    }
+
+    /// Equal when the same events are kept and the same were dropped, however they are chunked.
+    static func == (left: EventHistory, right: EventHistory) -> Bool {
+        left.droppedThrough == right.droppedThrough && left.count == right.count
+            && left.suffix(from: 0).elementsEqual(right.suffix(from: 0))
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(droppedThrough)
+        hasher.combine(count)
+        for event in suffix(from: 0) { hasher.combine(event) }
     }
 }

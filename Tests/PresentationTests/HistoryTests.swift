@@ -50,12 +50,13 @@ struct HistoryTests {
         #expect(throws: PresentationError.historyExpired(oldest: 2)) { try session.events(after: 1) }
     }
 
-    @Test("History expires exactly when an event after the asked revision is gone", arguments: [1, 3, 7, 20])
+    /// Kept counts below, at and across the history's 16-event chunks, over enough rounds to seal several.
+    @Test("History expires exactly when an event after the asked revision is gone", arguments: [1, 3, 7, 16, 17, 20, 33, 70])
     func exactExpiry(kept: Int) throws {
         var session = Fixture.session()
         let limits = Limits(eventsKept: kept)
         var produced = try session.events(after: 0)
-        for round in 0..<30 {
+        for round in 0..<90 {
             let steps: [Step] =
                 round % 3 == 0
                 ? [Step(operation: .push(Fixture.spec("a"))), Step(operation: .pop(result: .bool(true)))]
@@ -76,5 +77,18 @@ struct HistoryTests {
                 }
             }
         }
+    }
+
+    @Test("A copy of a session keeps its history when the original goes on changing")
+    func copiesAreIndependent() throws {
+        var session = Fixture.session()
+        for _ in 0..<40 { try session.run(.replace(Fixture.spec("a"))) }
+        let copy = session
+        let before = copy.keptEvents
+        for _ in 0..<40 { try session.run(.replace(Fixture.spec("b")), limits: Limits(eventsKept: 50)) }
+        #expect(copy.keptEvents == before)
+        #expect(copy.keptEvents.count == 41)
+        #expect(session.keptEvents.count == 50)
+        #expect(session.keptEvents.map(\.revision) == Array(32...81))
     }
 }
