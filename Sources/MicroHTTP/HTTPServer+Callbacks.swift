@@ -240,7 +240,7 @@ private func makeResponse(
         let retained = Unmanaged.passRetained(stream)
         // The block size is a buffer libmicrohttpd callocs with every such response, used only
         // without chunked encoding (HTTP/1.0): keep it small, since every idle subscriber holds one.
-        guard let made = MHD_create_response_from_callback(UInt64.max, 2048, readStream, retained.toOpaque(), freeStream)
+        guard let made = MHD_create_response_from_callback(UInt64.max, 256, readStream, retained.toOpaque(), freeStream)
         else {
             retained.release()
             return nil

@@ -49,6 +49,12 @@ struct Options {
         Setting(flag: "--max-body-bytes", environment: "MAX_BODY_BYTES", help: "largest request body (default 1048576)") {
             $0.server.maxBodyBytes = try integer($1, "--max-body-bytes", 64...(64 << 20))
         },
+        Setting(
+            flag: "--connection-memory", environment: "CONNECTION_MEMORY",
+            help: "bytes per connection for the request line, headers and buffers; larger headers get 431 (default 16384)"
+        ) {
+            $0.server.connectionMemoryBytes = try integer($1, "--connection-memory", 4096...(1 << 20))
+        },
         Setting(flag: "--connection-timeout", environment: "CONNECTION_TIMEOUT", help: "seconds an idle connection stays open (default 30)") {
             $0.server.connectionTimeoutSeconds = try integer($1, "--connection-timeout", 1...3600)
         },

@@ -260,4 +260,35 @@ struct EventTests {
             #expect(stream.waitForEnd())
         }
     }
+
+    /// Without chunked encoding libmicrohttpd hands the stream's reader a block of 256 bytes
+    /// at a time (kept small: every idle subscriber holds one); a longer event must still arrive whole.
+    @Test("An HTTP/1.0 client gets the stream unchunked, events longer than a block whole")
+    func http10Stream() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let subscriber = try server.connect()
+            try subscriber.writeRaw(
+                Array(("GET \(session.route("events")) HTTP/1.0\r\nAccept: text/event-stream\r\n"
+                    + "Authorization: Bearer \(session.token)\r\n\r\n").utf8))
+            let pad = String(repeating: "x", count: 1500)
+            // A result event carries its value: this one is six blocks long.
+            try client.post("push", to: session, json: ["screen": "picker"]).expectSession(revision: 2)
+            try client.post("pop", to: session, json: ["result": ["pad": pad]]).expectSession(revision: 3)
+            var received: [UInt8] = []
+            let deadline = ContinuousClock.now + .seconds(5)
+            let text = { String(decoding: received, as: UTF8.self) }
+            while ContinuousClock.now < deadline, !text().hasSuffix("\n\n") || !text().contains(pad),
+                let more = try subscriber.readAvailable(until: deadline)
+            {
+                received += more
+            }
+            let head = text().components(separatedBy: "\r\n\r\n").first ?? ""
+            #expect(head.hasPrefix("HTTP/1.0 200") || head.hasPrefix("HTTP/1.1 200"))
+            #expect(head.lowercased().contains("text/event-stream"))
+            #expect(!head.lowercased().contains("chunked"))
+            #expect(text().contains(pad))
+        }
+    }
 }

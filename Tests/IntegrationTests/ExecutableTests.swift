@@ -23,6 +23,20 @@ struct ExecutableTests {
         #expect(badPort.errors.contains("--port 99999"))
     }
 
+    @Test("--connection-memory sets how large a header block may be")
+    func connectionMemory() throws {
+        let tooSmall = try ServerProcess.run(["--connection-memory", "1024"])
+        #expect(tooSmall.status == 2 && tooSmall.errors.contains("--connection-memory 1024"))
+        let server = try ServerProcess.start(arguments: ["--port", "0", "--connection-memory", "8192"], accessLog: false)
+        defer { _ = try? server.terminate() }
+        let url = "http://127.0.0.1:\(try server.port())/healthz"
+        let status = { (pad: Int) in
+            try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", url, "-H", "X-Pad: " + String(repeating: "p", count: pad)])
+        }
+        #expect(try status(4000) == "200")
+        #expect(try status(10_000) == "431")
+    }
+
     @Test("A weak admin token, a missing token file and a bad CORS origin are refused at start")
     func badSecurityOptions() throws {
         let short = FileManager.default.temporaryDirectory.appendingPathComponent("admin-\(UUID().uuidString)")
