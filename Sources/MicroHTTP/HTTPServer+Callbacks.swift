@@ -94,7 +94,7 @@ func handleAccess(
         method: request.method,
         path: request.path,
         query: values(of: connection, kind: .GET_ARGUMENT_KIND),
-        headers: HTTPHeaders(fields: values(of: connection, kind: .HEADER_KIND).map { ($0.name, $0.value ?? "") }),
+        headers: HTTPHeaders(fields: headerFields(of: connection)),
         body: request.body)
     request.body = []
     switch daemon.handler.respond(to: httpRequest) {
@@ -262,6 +262,29 @@ private func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name
         _ = MHD_get_connection_values(connection, kind, collectValue, pointer)
     }
     return collected
+}
+
+/// Every header of the request, in order; a header without a value has an empty one.
+private func headerFields(of connection: OpaquePointer) -> [(name: String, value: String)] {
+    var collected: [(name: String, value: String)] = []
+    collected.reserveCapacity(8)
+    withUnsafeMutablePointer(to: &collected) { pointer in
+        _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
+    }
+    return collected
+}
+
+/// MHD_KeyValueIterator: `cls` points at the array `headerFields(of:)` is filling.
+private func collectHeader(
+    _ cls: UnsafeMutableRawPointer?,
+    _ kind: MHD_ValueKind,
+    _ key: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?
+) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    cls.assumingMemoryBound(to: [(name: String, value: String)].self).pointee
+        .append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))
+    return .YES
 }
 
 /// MHD_KeyValueIterator: `cls` points at the array `values(of:kind:)` is filling.

@@ -75,6 +75,8 @@ extension PresentationAPI {
 
     /// `application/json`, `application/problem+json` and other `+json` types, any parameters.
     static func isJSON(_ contentType: String) -> Bool {
+        // Every write carries one, so the common spelling is checked before any copy is made.
+        if contentType.utf8.elementsEqual("application/json".utf8) { return true }
         let media = (contentType.split(separator: ";").first.map(String.init) ?? "").trimmingSpaces.lowercased()
         return media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json"))
     }
