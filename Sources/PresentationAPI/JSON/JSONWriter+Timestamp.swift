@@ -10,22 +10,22 @@ extension JSONWriter {
         let fraction = milliseconds - Int(seconds) * 1000
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        bytes.append(.quote)
+        append(.quote)
         appendDigits(Int(parts.tm_year) + 1900, width: 4)
-        bytes.append(.minus)
+        append(.minus)
         appendDigits(Int(parts.tm_mon) + 1, width: 2)
-        bytes.append(.minus)
+        append(.minus)
         appendDigits(Int(parts.tm_mday), width: 2)
-        bytes.append(UInt8(ascii: "T"))
+        append(UInt8(ascii: "T"))
         appendDigits(Int(parts.tm_hour), width: 2)
-        bytes.append(.colon)
+        append(.colon)
         appendDigits(Int(parts.tm_min), width: 2)
-        bytes.append(.colon)
+        append(.colon)
         appendDigits(Int(parts.tm_sec), width: 2)
-        bytes.append(UInt8(ascii: "."))
+        append(UInt8(ascii: "."))
         appendDigits(fraction, width: 3)
-        bytes.append(UInt8(ascii: "Z"))
-        bytes.append(.quote)
+        append(UInt8(ascii: "Z"))
+        append(.quote)
     }
 
     /// A non-negative number padded with zeros to `width` digits (wider numbers keep every digit).
@@ -36,10 +36,10 @@ extension JSONWriter {
             divisor *= 10
             digits += 1
         }
-        for _ in digits..<max(digits, width) { bytes.append(.digitZero) }
+        for _ in digits..<max(digits, width) { append(.digitZero) }
         var rest = value
         while divisor > 0 {
-            bytes.append(.digitZero + UInt8(truncatingIfNeeded: rest / divisor))
+            append(.digitZero + UInt8(truncatingIfNeeded: rest / divisor))
             rest %= divisor
             divisor /= 10
         }
