@@ -134,6 +134,8 @@ final class SessionEntry: Sendable {
     }
 
     private static func ordered(_ watchers: [Int: Watch]) -> [Watch] {
-        watchers.sorted { $0.key < $1.key }.map(\.value)
+        // Most sessions have no watcher: skip the sort's allocations for them.
+        if watchers.isEmpty { return [] }
+        return watchers.sorted { $0.key < $1.key }.map(\.value)
     }
 }

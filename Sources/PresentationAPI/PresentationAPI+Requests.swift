@@ -26,17 +26,19 @@ extension PresentationAPI {
     /// The token of `Bearer <token>`: the scheme in any case, spaces and tabs around the
     /// token ignored; nil for another scheme or no token. Read byte by byte, as every request's is.
     static func bearerToken(in header: String) -> String? {
-        let bytes = header.utf8
-        let space = UInt8(ascii: " ")
-        guard let schemeStart = bytes.firstIndex(where: { $0 != space }) else { return nil }
-        let schemeEnd = bytes[schemeStart...].firstIndex(of: space) ?? bytes.endIndex
-        // `| 0x20` lowers ASCII letters; no other byte lowers onto one of these letters.
-        guard bytes[schemeStart..<schemeEnd].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }) else { return nil }
-        let isBlank = { (byte: UInt8) in byte == space || byte == UInt8(ascii: "\t") }
-        guard let tokenStart = bytes[schemeEnd...].firstIndex(where: { !isBlank($0) }),
-            let tokenLast = bytes[tokenStart...].lastIndex(where: { !isBlank($0) })
-        else { return nil }
-        return String(header[tokenStart...tokenLast])
+        var header = header
+        return header.withUTF8 { bytes -> String? in
+            let space = UInt8(ascii: " ")
+            let isBlank = { (byte: UInt8) in byte == space || byte == UInt8(ascii: "\t") }
+            guard let schemeStart = bytes.firstIndex(where: { $0 != space }) else { return nil }
+            let schemeEnd = bytes[schemeStart...].firstIndex(of: space) ?? bytes.endIndex
+            // `| 0x20` lowers ASCII letters; no other byte lowers onto one of these letters.
+            guard bytes[schemeStart..<schemeEnd].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }),
+                let tokenStart = bytes[schemeEnd...].firstIndex(where: { !isBlank($0) }),
+                let tokenLast = bytes[tokenStart...].lastIndex(where: { !isBlank($0) })
+            else { return nil }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[tokenStart...tokenLast]), as: UTF8.self)
+        }
     }
 
     func sessionID(_ raw: String) throws(PresentationError) -> SessionID {

@@ -81,9 +81,12 @@ extension PresentationAPI {
 
     /// Applies steps as one revision, honouring `If-Match` and `Idempotency-Key`, all
     /// under the session's lock so that a check and the change it guards cannot be split.
-    func mutate(_ rawID: String, _ steps: [Step], _ request: HTTPRequest, route: String) throws -> HTTPResponse {
+    /// `token` is the request's, read by the caller before the body was.
+    func mutate(_ rawID: String, _ steps: [Step], _ request: HTTPRequest, token: String, route: String) throws
+        -> HTTPResponse
+    {
         // Hashed before the session's lock is taken, to hold it no longer than the change needs.
-        let token = SessionTokenDigest(hashing: try presentedToken(request))
+        let token = SessionTokenDigest(hashing: token)
         let id = try sessionID(rawID)
         let expected = try request.headers["If-Match"].map { header throws(APIError) in
             try ETag.revisions(in: header, name: "If-Match")

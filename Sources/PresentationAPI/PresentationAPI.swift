@@ -136,15 +136,15 @@ public final class PresentationAPI: HTTPHandler {
             return .now(try importSession(request))
         case .operation(let kind):
             // A request without a token learns nothing, not even whether its body was valid.
-            _ = try presentedToken(request)
+            let token = try presentedToken(request)
             var fields = try bodyFields(of: request, allowEmpty: kind.allowsEmptyBody)
             let step = try OperationDecoding.step(kind, from: &fields)
-            return .now(try mutate(id, [step], request, route: kind.rawValue))
+            return .now(try mutate(id, [step], request, token: token, route: kind.rawValue))
         case .batch:
-            _ = try presentedToken(request)
+            let token = try presentedToken(request)
             var fields = try bodyFields(of: request, allowEmpty: false)
             let steps = try OperationDecoding.batch(from: &fields, limit: store.limits.maxBatchSteps)
-            return .now(try mutate(id, steps, request, route: "batch"))
+            return .now(try mutate(id, steps, request, token: token, route: "batch"))
         case .presentation:
             return try presentationStatus(id, parameters["pid"] ?? "", request)
         case .events:
