@@ -11,12 +11,38 @@ final class CommitQueue: Sendable {
     private struct Job: Sendable {
         let ticket: Int
         let write: JournalWrite
+        let waiter: Waiter
+    }
+
+    /// One caller's wait for its write. The writer fills in the outcome and wakes that caller
+    /// alone: waking every waiting worker after each batch, only for most of them to find their
+    /// write still pending and sleep again, cost more CPU than the writes (docs/performance.md).
+    private final class Waiter: Sendable {
+        /// nil while pending; `.some(nil)` once written.
+        private let outcome = Mutex<PresentationError??>(nil)
+        private let wake = DispatchSemaphore(value: 0)
+
+        func finish(_ result: PresentationError?) {
+            outcome.withLock { $0 = .some(result) }
+            wake.signal()
+        }
+
+        /// False when `deadline` came first.
+        func wait(until deadline: DispatchTime) -> Bool {
+            wake.wait(timeout: deadline) == .success
+        }
+
+        func wait() {
+            wake.wait()
+        }
+
+        var result: PresentationError? {
+            outcome.withLock { $0 ?? nil }
+        }
     }
 
     private struct State {
         var pending: [Job] = []
-        /// Outcomes not yet collected, by ticket.
-        var finished: [Int: PresentationError?] = [:]
         var nextTicket = 0
         var stopping = false
     }
@@ -24,7 +50,7 @@ final class CommitQueue: Sendable {
     private let state = Mutex(State())
     /// The writer waits on this for work; callers signal it.
     private let work = NSCondition()
-    /// Callers wait on this for their outcome; the writer broadcasts it after each batch.
+    /// `stop()` waits on this for the writer to end.
     private let done = NSCondition()
     /// Only the writer thread uses the table once the queue runs.
     private let table: Mutex<SessionTable>
@@ -58,40 +84,35 @@ final class CommitQueue: Sendable {
 
     /// Queues `write` and returns once it is durable, or throws and nothing of it was written.
     func perform(_ write: JournalWrite) throws(PresentationError) {
+        let waiter = Waiter()
         let ticket = try state.withLock { state throws(PresentationError) -> Int in
             guard !state.stopping else { throw .storageFailed("the server is stopping") }
             let ticket = state.nextTicket
             state.nextTicket += 1
-            state.pending.append(Job(ticket: ticket, write: write))
+            state.pending.append(Job(ticket: ticket, write: write, waiter: waiter))
             return ticket
         }
         work.lock()
         work.signal()
         work.unlock()
-        if let failure = outcome(of: ticket) { throw failure }
+        if let failure = outcome(of: ticket, waiter) { throw failure }
     }
 
     /// Waits for the writer to report on `ticket`. A write still queued after `patience` is
     /// withdrawn and fails; one already in a transaction is waited for, since it may yet land.
-    private func outcome(of ticket: Int) -> PresentationError? {
-        let deadline = Date().addingTimeInterval(Double(patience.components.seconds))
-        done.lock()
-        defer { done.unlock() }
-        while true {
-            let (finished, outcome) = state.withLock { state in
-                guard let outcome = state.finished.removeValue(forKey: ticket) else { return (false, nil as PresentationError?) }
-                return (true, outcome)
+    private func outcome(of ticket: Int, _ waiter: Waiter) -> PresentationError? {
+        let (seconds, attoseconds) = patience.components
+        let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
+        if !waiter.wait(until: deadline) {
+            let withdrawn = state.withLock { state in
+                guard let index = state.pending.firstIndex(where: { $0.ticket == ticket }) else { return false }
+                state.pending.remove(at: index)
+                return true
             }
-            if finished { return outcome }
-            if !done.wait(until: deadline) {
-                let withdrawn = state.withLock { state in
-                    guard let index = state.pending.firstIndex(where: { $0.ticket == ticket }) else { return false }
-                    state.pending.remove(at: index)
-                    return true
-                }
-                if withdrawn { return .storageFailed("the disk did not take the write in \(patience)") }
-            }
+            if withdrawn { return .storageFailed("the disk did not take the write in \(patience)") }
+            waiter.wait()
         }
+        return waiter.result
     }
 
     /// The writer thread: takes whatever is queued, commits it, reports, until stopped and drained.
@@ -111,14 +132,9 @@ final class CommitQueue: Sendable {
             work.unlock()
             if batch.isEmpty && stopping { break }
             let outcomes = commit(batch)
-            state.withLock { state in
-                for (job, outcome) in zip(batch, outcomes) {
-                    state.finished[job.ticket] = outcome
-                }
+            for (job, outcome) in zip(batch, outcomes) {
+                job.waiter.finish(outcome)
             }
-            done.lock()
-            done.broadcast()
-            done.unlock()
         }
         stopped.store(true, ordering: .releasing)
         done.lock()
