@@ -41,9 +41,13 @@ public struct Router<Route: Sendable>: Sendable {
 
 /// The `{name}` segments of a matched path, in the pattern's order.
 public struct RouteParameters: Sendable {
+    /// The pattern that matched, as it was added: a label for logs and metrics that carries no ids.
+    public let pattern: String
     @usableFromInline var pairs: [(name: String, value: Substring)] = []
 
-    @usableFromInline init() {}
+    @usableFromInline init(pattern: String) {
+        self.pattern = pattern
+    }
 
     /// The segment the pattern named `name`, as it appeared in the path.
     public subscript(name: String) -> String? {
@@ -67,6 +71,7 @@ struct RouteTable: Sendable {
 
     private struct Entry: Sendable {
         let method: HTTPMethod
+        let pattern: String
         let segments: [Segment]
         let index: Int
         /// How specific the pattern is: the number of its literal segments.
@@ -90,7 +95,7 @@ struct RouteTable: Sendable {
         // Kept from most to least specific, in the order added among equals, so the scan
         // can stop at the first pattern less specific than one that fits.
         let position = entries.firstIndex { $0.literals < literals } ?? entries.endIndex
-        entries.insert(Entry(method: method, segments: segments, index: index, literals: literals), at: position)
+        entries.insert(Entry(method: method, pattern: pattern, segments: segments, index: index, literals: literals), at: position)
     }
 
     @usableFromInline func match(_ method: HTTPMethod, _ path: String) -> Match {
@@ -114,7 +119,7 @@ struct RouteTable: Sendable {
             if let fitting, entry.literals < fitting { break }
             guard Self.fits(entry.segments, bytes, parts) else { continue }
             fitting = entry.literals
-            if entry.method == lookup { return .found(entry.index, Self.parameters(entry.segments, path, parts)) }
+            if entry.method == lookup { return .found(entry.index, Self.parameters(entry, path, parts)) }
             if !allowed.contains(entry.method) { allowed.append(entry.method) }
         }
         guard !allowed.isEmpty else { return .notFound }
@@ -161,13 +166,13 @@ struct RouteTable: Sendable {
         return true
     }
 
-    private static func parameters(_ segments: [Segment], _ path: String, _ parts: UnsafeBufferPointer<Range<Int>>)
+    private static func parameters(_ entry: Entry, _ path: String, _ parts: UnsafeBufferPointer<Range<Int>>)
         -> RouteParameters
     {
-        var parameters = RouteParameters()
+        var parameters = RouteParameters(pattern: entry.pattern)
         let utf8 = path.utf8
-        for index in segments.indices {
-            guard case .parameter(let name) = segments[index] else { continue }
+        for index in entry.segments.indices {
+            guard case .parameter(let name) = entry.segments[index] else { continue }
             let range = parts[index]
             let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
             let upper = utf8.index(lower, offsetBy: range.count)

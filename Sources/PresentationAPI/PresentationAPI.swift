@@ -48,16 +48,16 @@ public final class PresentationAPI: HTTPHandler {
     }
 
     public func respond(to request: HTTPRequest) -> HTTPReply {
-        let (reply, route) = self.route(request)
+        let (reply, pattern) = route(request)
         let cors = configuration.cors.responseHeaders(for: request)
         switch reply {
         case .now(var response):
             for field in cors where response.headers[field.name] == nil { response.headers.add(field.name, field.value) }
-            response.route = route?.pattern
+            response.route = pattern
             return .now(response)
         case .later(let deferred):
             if !cors.fields.isEmpty { deferred.addHeaders(cors) }
-            if let route { deferred.setRoute(route.pattern) }
+            if let pattern { deferred.setRoute(pattern) }
             return .later(deferred)
         }
     }
@@ -68,8 +68,8 @@ public final class PresentationAPI: HTTPHandler {
         metrics.record(method: access.method, route: route, status: access.status, duration: access.duration)
     }
 
-    /// The reply, and the route that made it (nil when the path matched none).
-    private func route(_ request: HTTPRequest) -> (HTTPReply, Route?) {
+    /// The reply, and the pattern of the route that made it (nil when the path matched none).
+    private func route(_ request: HTTPRequest) -> (HTTPReply, String?) {
         switch Route.table.match(request.method, request.path) {
         case .notFound:
             if request.method == .get || request.method == .head, let file = staticFiles?.response(for: request) {
@@ -82,9 +82,9 @@ public final class PresentationAPI: HTTPHandler {
             return (methodNotAllowed(allowed, request), nil)
         case .found(let route, let parameters):
             do {
-                return (try respond(to: route, parameters: parameters, request: request), route)
+                return (try respond(to: route, parameters: parameters, request: request), parameters.pattern)
             } catch {
-                return (.now(ProblemDetails(for: error).response), route)
+                return (.now(ProblemDetails(for: error).response), parameters.pattern)
             }
         }
     }
@@ -156,8 +156,10 @@ public final class PresentationAPI: HTTPHandler {
 extension HTTPResponse {
     /// A JSON answer that no cache should keep: navigation state is always live.
     static func json(_ body: [UInt8], status: HTTPStatus = .ok, revision: Int? = nil) -> HTTPResponse {
-        var headers: HTTPHeaders = ["Content-Type": "application/json", "Cache-Control": "no-store"]
-        if let revision { headers.set("ETag", ETag.value(for: revision)) }
-        return HTTPResponse(status: status, headers: headers, bytes: body)
+        // One array literal, allocated once: nearly every answer comes through here.
+        let json = (name: "Content-Type", value: "application/json")
+        let noStore = (name: "Cache-Control", value: "no-store")
+        let fields = revision.map { [json, noStore, (name: "ETag", value: ETag.value(for: $0))] } ?? [json, noStore]
+        return HTTPResponse(status: status, headers: HTTPHeaders(fields: fields), bytes: body)
     }
 }

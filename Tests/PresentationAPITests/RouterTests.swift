@@ -38,6 +38,7 @@ struct RouterTests {
         #expect(parameters["id"] == "42")
         #expect(parameters["child"] == "é-7")
         #expect(parameters["other"] == nil)
+        #expect(parameters.pattern == "/v1/items/{id}/children/{child}")
     }
 
     @Test("A trailing slash is the same path; an empty segment in the middle matches no parameter")
