@@ -5,13 +5,37 @@ public struct Screen: Hashable, Sendable {
     public let title: String?
     public let params: JSONValue
     /// The last result handed to this screen, by a screen popped off it or a presentation it made.
-    public internal(set) var result: DeliveredResult?
+    public internal(set) var result: DeliveredResult? {
+        get { delivered?.result }
+        set { delivered = newValue.map(Delivered.init) }
+    }
+
+    /// Boxed: a `DeliveredResult` is 56 bytes that most screens never use, and every stack
+    /// path holds its screens inline (docs/performance.md, memory per session).
+    private var delivered: Delivered?
 
     init(id: ScreenID, spec: ScreenSpec) {
         self.id = id
         self.name = spec.name
         self.title = spec.title
         self.params = spec.params
-        self.result = nil
+        self.delivered = nil
+    }
+
+    /// An immutable box, so copies of a screen share it and compare by value.
+    private final class Delivered: Hashable, Sendable {
+        let result: DeliveredResult
+
+        init(_ result: DeliveredResult) {
+            self.result = result
+        }
+
+        static func == (left: Delivered, right: Delivered) -> Bool {
+            left === right || left.result == right.result
+        }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(result)
+        }
     }
 }
