@@ -208,7 +208,11 @@ private func queue(
     guard let mhdResponse = makeResponse(response, for: request, on: connection, daemon: daemon) else { return .NO }
     defer { MHD_destroy_response(mhdResponse) }
     for field in response.headers {
-        _ = MHD_add_response_header(mhdResponse, field.name, field.value)
+        // withCString lends a native string's own bytes; passing the String itself would
+        // have Swift build a temporary C array for each header.
+        field.name.withCString { name in
+            field.value.withCString { value in _ = MHD_add_response_header(mhdResponse, name, value) }
+        }
     }
     if daemon.isStopping {
         _ = MHD_add_response_header(mhdResponse, "Connection", "close")

@@ -177,6 +177,6 @@ public final class InMemorySessionStore: SessionStore {
     }
 
     func shard(for id: SessionID) -> SessionShard {
-        shards[Int(UInt(bitPattern: id.hashValue) % UInt(Self.shardCount))]
+        shards[id.shardKey % Self.shardCount]
     }
 }

@@ -80,6 +80,6 @@ final class SessionJSONCache: Sendable {
     }
 
     private func shard(for id: SessionID) -> Shard {
-        shards[Int(UInt(bitPattern: id.hashValue) % UInt(Self.shardCount))]
+        shards[id.shardKey % Self.shardCount]
     }
 }

@@ -13,6 +13,19 @@ struct IdentifierTests {
         }
     }
 
+    @Test("A session id's shard key is its first character's six bits: every key occurs, evenly")
+    func shardKeys() throws {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        for (value, character) in alphabet.enumerated() {
+            let id = try #require(SessionID(rawValue: String(character) + String(repeating: "A", count: 20) + "A"))
+            #expect(id.shardKey == value)
+        }
+        var counts = [Int](repeating: 0, count: 64)
+        for _ in 0..<64_000 { counts[SessionID.random().shardKey] += 1 }
+        // 1,000 expected per key; 6 standard deviations (about 190) either side never fail by chance.
+        #expect(counts.allSatisfy { (800...1200).contains($0) }, "\(counts)")
+    }
+
     @Test("Random tokens are 43 URL-safe characters and differ")
     func randomTokens() {
         let tokens = (0..<1000).map { _ in SessionToken.random() }
