@@ -60,7 +60,8 @@ let package = Package(
             swiftSettings: strict
         ),
         // Replays Fuzz/Corpus and Fuzz/Regressions through the fuzz targets' checks, without libFuzzer.
-        .testTarget(name: "FuzzReplayTests", dependencies: ["SessionChecks", "APIChecks"], swiftSettings: strict),
+        .testTarget(
+            name: "FuzzReplayTests", dependencies: ["SessionChecks", "APIChecks", "MicroHTTP"], swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )
