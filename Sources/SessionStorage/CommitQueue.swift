@@ -3,7 +3,7 @@ import Presentation
 import Synchronization
 
 /// Group commit: callers on many threads queue writes; one writer thread commits everything
-/// queued in one transaction, with one fsync, and then wakes them all.
+/// queued in one transaction, with one fsync, and then wakes each caller of the batch.
 ///
 /// A caller blocks until its write is durable (that is the promise a 2xx makes) but never for
 /// the disk alone: while one batch is being synced, the next one gathers.
@@ -11,38 +11,16 @@ final class CommitQueue: Sendable {
     private struct Job: Sendable {
         let ticket: Int
         let write: JournalWrite
-        let waiter: Waiter
-    }
-
-    /// One caller's wait for its write. The writer fills in the outcome and wakes that caller
-    /// alone: waking every waiting worker after each batch, only for most of them to find their
-    /// write still pending and sleep again, cost more CPU than the writes (docs/performance.md).
-    private final class Waiter: Sendable {
-        /// nil while pending; `.some(nil)` once written.
-        private let outcome = Mutex<PresentationError??>(nil)
-        private let wake = DispatchSemaphore(value: 0)
-
-        func finish(_ result: PresentationError?) {
-            outcome.withLock { $0 = .some(result) }
-            wake.signal()
-        }
-
-        /// False when `deadline` came first.
-        func wait(until deadline: DispatchTime) -> Bool {
-            wake.wait(timeout: deadline) == .success
-        }
-
-        func wait() {
-            wake.wait()
-        }
-
-        var result: PresentationError? {
-            outcome.withLock { $0 ?? nil }
-        }
+        /// Signalled once this write's outcome is in `finished`: each caller is woken alone.
+        /// Waking every waiting worker after each batch, only for most of them to find their
+        /// write still pending and sleep again, cost more CPU than the writes (docs/performance.md).
+        let wake: DispatchSemaphore
     }
 
     private struct State {
         var pending: [Job] = []
+        /// Outcomes not yet collected, by ticket.
+        var finished: [Int: PresentationError?] = [:]
         var nextTicket = 0
         var stopping = false
     }
@@ -84,35 +62,35 @@ final class CommitQueue: Sendable {
 
     /// Queues `write` and returns once it is durable, or throws and nothing of it was written.
     func perform(_ write: JournalWrite) throws(PresentationError) {
-        let waiter = Waiter()
+        let wake = DispatchSemaphore(value: 0)
         let ticket = try state.withLock { state throws(PresentationError) -> Int in
             guard !state.stopping else { throw .storageFailed("the server is stopping") }
             let ticket = state.nextTicket
             state.nextTicket += 1
-            state.pending.append(Job(ticket: ticket, write: write, waiter: waiter))
+            state.pending.append(Job(ticket: ticket, write: write, wake: wake))
             return ticket
         }
         work.lock()
         work.signal()
         work.unlock()
-        if let failure = outcome(of: ticket, waiter) { throw failure }
+        if let failure = outcome(of: ticket, wake) { throw failure }
     }
 
     /// Waits for the writer to report on `ticket`. A write still queued after `patience` is
     /// withdrawn and fails; one already in a transaction is waited for, since it may yet land.
-    private func outcome(of ticket: Int, _ waiter: Waiter) -> PresentationError? {
+    private func outcome(of ticket: Int, _ wake: DispatchSemaphore) -> PresentationError? {
         let (seconds, attoseconds) = patience.components
         let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-        if !waiter.wait(until: deadline) {
+        if wake.wait(timeout: deadline) == .timedOut {
             let withdrawn = state.withLock { state in
                 guard let index = state.pending.firstIndex(where: { $0.ticket == ticket }) else { return false }
                 state.pending.remove(at: index)
                 return true
             }
             if withdrawn { return .storageFailed("the disk did not take the write in \(patience)") }
-            waiter.wait()
+            wake.wait()
         }
-        return waiter.result
+        return state.withLock { $0.finished.removeValue(forKey: ticket) } ?? nil
     }
 
     /// The writer thread: takes whatever is queued, commits it, reports, until stopped and drained.
@@ -132,9 +110,11 @@ final class CommitQueue: Sendable {
             work.unlock()
             if batch.isEmpty && stopping { break }
             let outcomes = commit(batch)
-            for (job, outcome) in zip(batch, outcomes) {
-                job.waiter.finish(outcome)
+            let wakes = state.withLock { state in
+                for (job, outcome) in zip(batch, outcomes) { state.finished[job.ticket] = outcome }
+                return batch.map(\.wake)
             }
+            for wake in wakes { wake.signal() }
         }
         stopped.store(true, ordering: .releasing)
         done.lock()
