@@ -59,6 +59,8 @@ final class CommitQueue: Sendable {
     var transactions: Int { transactionCount.load(ordering: .relaxed) }
     /// Writes that went through a transaction.
     var writes: Int { writeCount.load(ordering: .relaxed) }
+    /// Writes waiting for the next transaction (not the one being committed).
+    var queued: Int { state.withLock { $0.pending.count } }
 
     /// Queues `write` and returns once it is durable, or throws and nothing of it was written.
     func perform(_ write: JournalWrite) throws(PresentationError) {

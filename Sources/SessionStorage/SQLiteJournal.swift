@@ -33,6 +33,9 @@ public final class SQLiteJournal: SessionJournal {
     /// Transactions committed, and writes they carried: with group commit, fewer of the first.
     public var statistics: (transactions: Int, writes: Int) { (queue.transactions, queue.writes) }
 
+    /// Writes waiting for the next transaction while the current one commits.
+    public var queuedWrites: Int { queue.queued }
+
     /// Finishes queued writes, stops the writer and folds the log into the database file.
     /// Later writes fail with `.storageFailed`. For a clean shutdown; a crash needs none of it.
     public func close() {

@@ -8,35 +8,62 @@ import Testing
 
 @Suite("SQLite journal")
 struct JournalTests {
-    @Test("Writes from many threads share transactions, and each is on disk when its update returns")
+    @Test("Writes queued while a transaction waits on the disk share the next one, and each is on disk when its update returns")
     func groupCommit() throws {
         let directory = StorageFixture.directory()
         defer { StorageFixture.remove(directory) }
         let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
         let store = InMemorySessionStore(journal: recovery.journal)
-        let ids = try (0..<16).map { _ in try store.create(root: StorageFixture.spec("home"), now: Date()).session.id }
+        let writers = 32
+        let rounds = 10
+        // One session a writer: no writer waits on another's session lock, only on the journal.
+        let ids = try (0..<writers).map { _ in try store.create(root: StorageFixture.spec("home"), now: Date()).session.id }
         let before = recovery.journal.statistics
+
+        // A second connection holds SQLite's write lock, as a slow disk would: the writer's next
+        // transaction waits on it (busy_timeout), and every write made meanwhile must queue behind it.
+        // Timing alone cannot show grouping: on two cores with a fast fsync, writes can take turns.
+        let blocker = try SQLiteConnection(path: recovery.journal.path)
+        try blocker.execute("BEGIN IMMEDIATE")
         let failures = Atomic<Int>(0)
-        DispatchQueue.concurrentPerform(iterations: 32) { thread in
-            let id = ids[thread % ids.count]
-            for round in 0..<10 {
-                do {
-                    _ = try store.update(id) { session in
-                        try session.apply(
-                            [Step(operation: .push(StorageFixture.spec("screen-\(thread)-\(round)")))], at: Date(),
-                            limits: .default)
+        let finished = DispatchGroup()
+        for (writer, id) in ids.enumerated() {
+            finished.enter()
+            let thread = Thread {
+                defer { finished.leave() }
+                for round in 0..<rounds {
+                    do {
+                        _ = try store.update(id) { session in
+                            try session.apply(
+                                [Step(operation: .push(StorageFixture.spec("screen-\(writer)-\(round)")))], at: Date(),
+                                limits: .default)
+                        }
+                    } catch {
+                        failures.add(1, ordering: .relaxed)
                     }
-                } catch {
-                    failures.add(1, ordering: .relaxed)
                 }
             }
+            thread.start()
         }
+        // Each writer's first write is either in the stuck transaction or queued behind it.
+        func held() -> Int { recovery.journal.statistics.writes - before.writes + recovery.journal.queuedWrites }
+        let deadline = ContinuousClock.now + .seconds(4)
+        while held() < writers && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.001)
+        }
+        let heldBehindTheLock = held()
+        try blocker.execute("COMMIT")
+        finished.wait()
+
+        #expect(heldBehindTheLock == writers)
         #expect(failures.load(ordering: .relaxed) == 0)
         let after = recovery.journal.statistics
         let writes = after.writes - before.writes
         let transactions = after.transactions - before.transactions
-        #expect(writes == 320)
-        #expect(transactions < writes, "\(transactions) transactions for \(writes) writes: nothing was grouped")
+        #expect(writes == writers * rounds)
+        // The first writes went in at most two transactions (the stuck one, then all queued behind
+        // it), so there are at least writers - 2 fewer transactions than writes.
+        #expect(transactions <= writes - (writers - 2), "\(transactions) transactions for \(writes) writes")
         let memory = ids.map { store.session($0) }
         recovery.journal.close()
 
@@ -45,7 +72,9 @@ struct JournalTests {
         let disk = Dictionary(uniqueKeysWithValues: reopened.sessions.map { ($0.session.id, $0.session) })
         #expect(disk.count == ids.count)
         for session in memory {
-            #expect(disk[try #require(session).id] == session)
+            let session = try #require(session)
+            #expect(session.root.path.count == 1 + rounds)
+            #expect(disk[session.id] == session)
         }
     }
 
