@@ -23,8 +23,10 @@ let package = Package(
         ),
         // A generic HTTP/1.1 server over libmicrohttpd; knows nothing of sessions.
         .target(name: "MicroHTTP", dependencies: ["CMicroHTTPD"], swiftSettings: strict),
+        // JSON values, a strict parser and a compact writer; knows nothing of sessions or HTTP.
+        .target(name: "JSON", swiftSettings: strict),
         // The domain: sessions, stacks, screens, presentations, results, events. No HTTP.
-        .target(name: "Presentation", swiftSettings: strict),
+        .target(name: "Presentation", dependencies: ["JSON"], swiftSettings: strict),
         // SQLite exactly as its header declares it, plus the two shims Swift needs.
         .systemLibrary(
             name: "CSQLite",
@@ -32,31 +34,32 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         // Durable sessions: the store's journal in an SQLite file, written by group commit.
-        .target(name: "SessionStorage", dependencies: ["Presentation", "CSQLite"], swiftSettings: strict),
+        .target(name: "SessionStorage", dependencies: ["Presentation", "JSON", "CSQLite"], swiftSettings: strict),
         // Routes, JSON on the wire, problem details: maps HTTP onto the domain.
-        .target(name: "PresentationAPI", dependencies: ["Presentation", "MicroHTTP"], swiftSettings: strict),
+        .target(name: "PresentationAPI", dependencies: ["Presentation", "JSON", "MicroHTTP"], swiftSettings: strict),
         // The promises the fuzz targets check (Fuzz/), and the test suites with them.
-        .target(name: "SessionChecks", dependencies: ["Presentation"], swiftSettings: strict),
+        .target(name: "SessionChecks", dependencies: ["Presentation", "JSON"], swiftSettings: strict),
         .target(
             name: "APIChecks",
-            dependencies: ["SessionChecks", "PresentationAPI", "Presentation", "MicroHTTP"],
+            dependencies: ["SessionChecks", "PresentationAPI", "Presentation", "JSON", "MicroHTTP"],
             swiftSettings: strict
         ),
         .executableTarget(
             name: "PresentationServer",
-            dependencies: ["PresentationAPI", "MicroHTTP", "Presentation", "SessionStorage"],
+            dependencies: ["PresentationAPI", "MicroHTTP", "Presentation", "JSON", "SessionStorage"],
             swiftSettings: strict
         ),
-        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "SessionChecks"], swiftSettings: strict),
-        .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "Presentation"], swiftSettings: strict),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
+        .testTarget(name: "PresentationTests", dependencies: ["Presentation", "JSON", "SessionChecks"], swiftSettings: strict),
+        .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "Presentation", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "PresentationAPITests",
-            dependencies: ["PresentationAPI", "Presentation", "MicroHTTP"],
+            dependencies: ["PresentationAPI", "Presentation", "JSON", "MicroHTTP"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["PresentationAPI", "Presentation", "MicroHTTP"],
+            dependencies: ["PresentationAPI", "Presentation", "JSON", "MicroHTTP"],
             swiftSettings: strict
         ),
         // Replays Fuzz/Corpus and Fuzz/Regressions through the fuzz targets' checks, without libFuzzer.

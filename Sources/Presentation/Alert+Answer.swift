@@ -1,3 +1,4 @@
+import JSON
 extension Alert {
     /// Checks an answer to this alert: `{"action": <action id>, "fields"?: {<field id>: <string>}}`.
     ///

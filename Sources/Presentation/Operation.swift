@@ -1,3 +1,4 @@
+public import JSON
 /// One change to a session's tree, as a value: loggable, testable, and batchable in a `Step`.
 ///
 /// Foundation also declares an `Operation` class; a file importing both Foundation and

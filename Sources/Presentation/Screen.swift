@@ -1,3 +1,4 @@
+public import JSON
 /// One screen in a stack, as opened from a `ScreenSpec`.
 public struct Screen: Hashable, Sendable {
     public let id: ScreenID

@@ -1,3 +1,4 @@
+public import JSON
 /// What a client asks for when it opens a screen; checked once here, so the tree only holds valid screens.
 public struct ScreenSpec: Hashable, Sendable {
     public let name: String

@@ -1,3 +1,4 @@
+import JSON
 extension Session {
     mutating func push(_ spec: ScreenSpec, into change: inout PendingChange) throws(PresentationError) {
         try refuseIfAlert()

@@ -1,3 +1,4 @@
+import JSON
 extension Session {
     /// Presents over the top screen; the new id is reported in the change.
     mutating func present(_ request: PresentationRequest, into change: inout PendingChange) throws(PresentationError) {

@@ -1,3 +1,4 @@
+import JSON
 import Presentation
 
 /// Events on the wire (docs/api.md, "Events"): as JSON, and framed for Server-Sent Events.

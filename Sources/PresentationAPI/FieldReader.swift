@@ -1,3 +1,4 @@
+import JSON
 import Presentation
 
 /// Reads the members of one JSON object in a request body, naming the exact place

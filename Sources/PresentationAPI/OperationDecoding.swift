@@ -1,3 +1,4 @@
+import JSON
 import Presentation
 
 /// Turns request bodies into domain steps, refusing wrong shapes with the exact pointer.

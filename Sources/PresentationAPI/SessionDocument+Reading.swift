@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Presentation
 
 /// Reading an exported document back, strictly: every member known and typed, every id well

@@ -1,3 +1,4 @@
+import JSON
 import Presentation
 
 /// One session as a JSON document (docs/api.md, "Export and import"), so that a support tool can

@@ -1,3 +1,4 @@
+import JSON
 import Presentation
 
 /// The session tree on the wire (docs/api.md, "Session"), written straight to bytes.

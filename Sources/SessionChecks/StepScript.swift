@@ -1,3 +1,4 @@
+import JSON
 public import Presentation
 
 public import enum Presentation.Operation

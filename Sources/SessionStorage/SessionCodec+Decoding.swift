@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Presentation
 
 /// Reading a stored session back: every value is rebuilt through the domain's own checked initializers.

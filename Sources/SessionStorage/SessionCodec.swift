@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Presentation
 
 /// The bytes of one stored session: everything `Session.Snapshot` holds, with the id and token digest.

@@ -1,4 +1,3 @@
-public import Presentation
 
 /// Reads one JSON text, strictly as RFC 8259 defines it, into a `JSONValue`.
 ///

@@ -1,5 +1,4 @@
-import Presentation
-import PresentationAPI
+import JSON
 import Testing
 
 /// The typed views request decoding relies on.

@@ -1,4 +1,3 @@
-public import Presentation
 
 /// Typed views of a `JSONValue` for decoding request bodies: each is nil when the value is of
 /// another kind, so a decoder can turn a wrong type into one precise problem response.

@@ -1,4 +1,4 @@
-import PresentationAPI
+import JSON
 import Testing
 
 /// The messages that reach a client in a problem response.

@@ -1,5 +1,4 @@
-import Presentation
-import PresentationAPI
+import JSON
 import Testing
 
 /// Property: any value the writer writes, the parser reads back unchanged.

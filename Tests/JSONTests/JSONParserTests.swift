@@ -1,5 +1,4 @@
-import Presentation
-import PresentationAPI
+import JSON
 import Testing
 
 /// What the parser accepts, and what it makes of it.

@@ -1,5 +1,4 @@
-import Presentation
-import PresentationAPI
+import JSON
 import Testing
 
 /// UTF-8 checks need raw bytes that no Swift `String` can hold, so these tables are byte arrays.

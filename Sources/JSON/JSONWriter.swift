@@ -1,4 +1,3 @@
-public import Presentation
 
 /// Builds compact JSON text straight into a byte buffer, for responses written without `Codable`.
 ///

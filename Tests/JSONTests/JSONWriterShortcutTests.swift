@@ -1,5 +1,5 @@
 import Foundation
-import PresentationAPI
+import JSON
 import Testing
 
 /// The writer's fast paths give exactly what the general ones give.

@@ -1,5 +1,4 @@
-import Presentation
-import PresentationAPI
+import JSON
 import Testing
 
 /// Every kind of text the parser refuses, with the reason and the byte it points at.
