@@ -42,6 +42,14 @@ public struct JSONWriter: ~Copyable {
         Array(UnsafeBufferPointer(start: storage, count: count))
     }
 
+    /// The same text as a `String` (it is valid UTF-8): one copy, none for 15 bytes or fewer.
+    public var text: String {
+        String(unsafeUninitializedCapacity: count) { buffer in
+            _ = buffer.initialize(from: UnsafeBufferPointer(start: storage, count: count))
+            return count
+        }
+    }
+
     @inline(__always)
     mutating func append(_ byte: UInt8) {
         if count == capacity { grow(toHold: count + 1) }

@@ -1,4 +1,5 @@
 import JSON
+
 extension Alert {
     /// Checks an answer to this alert: `{"action": <action id>, "fields"?: {<field id>: <string>}}`.
     ///

@@ -1,4 +1,5 @@
 public import JSON
+
 /// A result handed back to a screen, and where it came from.
 public struct DeliveredResult: Hashable, Sendable {
     public var source: ResultSource

@@ -1,4 +1,5 @@
 public import JSON
+
 /// What an event reports, with the ids a client needs to follow along without refetching.
 public enum EventKind: Hashable, Sendable {
     case pushed(screen: ScreenID, stack: StackID)

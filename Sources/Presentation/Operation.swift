@@ -1,4 +1,5 @@
 public import JSON
+
 /// One change to a session's tree, as a value: loggable, testable, and batchable in a `Step`.
 ///
 /// Foundation also declares an `Operation` class; a file importing both Foundation and

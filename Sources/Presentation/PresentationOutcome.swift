@@ -1,4 +1,5 @@
 public import JSON
+
 /// What became of a presentation, readable after it has closed (the remote form of awaiting a result).
 public struct PresentationOutcome: Hashable, Sendable {
     public var id: PresentationID

@@ -1,10 +1,14 @@
 public import JSON
+
 /// One screen in a stack, as opened from a `ScreenSpec`.
 public struct Screen: Hashable, Sendable {
     public let id: ScreenID
     public let name: String
     public let title: String?
-    public let params: JSONValue
+    /// The params as JSON text, encoded once when the screen was asked for: answers copy it.
+    public let paramsText: JSONText
+    /// The params as a value (decoded from `paramsText`).
+    public var params: JSONValue { paramsText.value }
     /// The last result handed to this screen, by a screen popped off it or a presentation it made.
     public internal(set) var result: DeliveredResult? {
         get { delivered?.result }
@@ -19,7 +23,7 @@ public struct Screen: Hashable, Sendable {
         self.id = id
         self.name = spec.name
         self.title = spec.title
-        self.params = spec.params
+        self.paramsText = spec.paramsText
         self.delivered = nil
     }
 

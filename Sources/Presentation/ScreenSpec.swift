@@ -1,15 +1,23 @@
 public import JSON
+
 /// What a client asks for when it opens a screen; checked once here, so the tree only holds valid screens.
 public struct ScreenSpec: Hashable, Sendable {
     public let name: String
     public let title: String?
-    /// Always a JSON object.
-    public let params: JSONValue
+    /// Always a JSON object, as text: encoded once here, copied as it is from then on.
+    public let paramsText: JSONText
+    /// The params as a value (decoded from `paramsText`).
+    public var params: JSONValue { paramsText.value }
 
     public static let maxNameBytes = 128
     public static let maxTitleBytes = 512
 
     public init(name: String, title: String? = nil, params: JSONValue = .emptyObject) throws(PresentationError) {
+        guard params.isObject else { throw .invalidScreen("params must be a JSON object") }
+        try self.init(name: name, title: title, paramsText: JSONText(params))
+    }
+
+    public init(name: String, title: String? = nil, paramsText: JSONText) throws(PresentationError) {
         guard !name.isEmpty else { throw .invalidScreen("the screen name is empty") }
         guard name.utf8.count <= Self.maxNameBytes else {
             throw .invalidScreen("the screen name is longer than \(Self.maxNameBytes) bytes")
@@ -17,9 +25,9 @@ public struct ScreenSpec: Hashable, Sendable {
         if let title, title.utf8.count > Self.maxTitleBytes {
             throw .invalidScreen("the title is longer than \(Self.maxTitleBytes) bytes")
         }
-        guard params.isObject else { throw .invalidScreen("params must be a JSON object") }
+        guard paramsText.isObject else { throw .invalidScreen("params must be a JSON object") }
         self.name = name
         self.title = title
-        self.params = params
+        self.paramsText = paramsText
     }
 }

@@ -1,4 +1,5 @@
 import JSON
+
 extension Session {
     mutating func push(_ spec: ScreenSpec, into change: inout PendingChange) throws(PresentationError) {
         try refuseIfAlert()

@@ -1,4 +1,5 @@
 import JSON
+
 extension Session {
     /// Presents over the top screen; the new id is reported in the change.
     mutating func present(_ request: PresentationRequest, into change: inout PendingChange) throws(PresentationError) {

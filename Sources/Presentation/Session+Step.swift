@@ -1,4 +1,5 @@
 import JSON
+
 extension Session {
     /// Performs one step of a batch on this (draft) session.
     mutating func perform(_ step: Step, into change: inout PendingChange) throws(PresentationError) {

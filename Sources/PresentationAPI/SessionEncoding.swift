@@ -79,7 +79,7 @@ extension JSONWriter {
         key("title")
         writeOptional(screen.title)
         key("params")
-        write(screen.params)
+        write(screen.paramsText)
         key("result")
         if let result = screen.result {
             beginObject()

@@ -2,6 +2,8 @@
 struct ByteReader {
     private let bytes: [UInt8]
     private var offset = 0
+    /// The stored format being read (its first byte): fields that changed between formats look.
+    var format = SessionCodec.version
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes

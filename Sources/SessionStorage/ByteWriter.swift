@@ -1,3 +1,5 @@
+import JSON
+
 /// Appends the primitives of the stored session format: variable-length integers, strings, bytes.
 ///
 /// Integers are LEB128 after a zigzag turn, so small numbers, the usual case, take one byte.
@@ -46,6 +48,12 @@ struct ByteWriter {
 
     mutating func string(_ value: String) {
         data(Array(value.utf8))
+    }
+
+    /// JSON kept as text goes as its bytes, like a string.
+    mutating func text(_ value: JSONText) {
+        unsigned(UInt64(value.count))
+        value.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// A presence byte, then the string when there is one.

@@ -10,7 +10,10 @@ extension SessionCodec {
     ) {
         var reader = ByteReader(bytes)
         let format = try reader.byte()
-        guard format == version else { throw .invalid("format \(format) is not one this server reads") }
+        guard (oldestReadable...version).contains(format) else {
+            throw .invalid("format \(format) is not one this server reads")
+        }
+        reader.format = format
         let rawID = try reader.string()
         guard let id = SessionID(rawValue: rawID) else { throw .invalid("\(rawID) is not a session id") }
         guard let tokenDigest = SessionTokenDigest(bytes: try reader.data()) else {
@@ -57,8 +60,8 @@ extension ByteReader {
         let id = try identifier(ScreenID.init(rawValue:))
         let name = try string()
         let title = try optional()
-        let params = try json(depth: 0)
-        let spec = try domain { () throws(PresentationError) in try ScreenSpec(name: name, title: title, params: params) }
+        let params = try paramsText()
+        let spec = try domain { () throws(PresentationError) in try ScreenSpec(name: name, title: title, paramsText: params) }
         var result: DeliveredResult?
         if try bool() {
             result = DeliveredResult(source: try source(), value: try json(depth: 0), revision: try integer())
@@ -101,6 +104,17 @@ extension ByteReader {
         case 0: .screen(try identifier(ScreenID.init(rawValue:)))
         case 1: .presentation(try identifier(PresentationID.init(rawValue:)))
         case let other: throw .invalid("result source \(other)")
+        }
+    }
+
+    /// Params as format 1 kept them (a tagged value) or as format 2 does (text); either way
+    /// checked by the parser, so that nothing read from disk reaches an answer unchecked.
+    mutating func paramsText() throws(SessionCodecError) -> JSONText {
+        let utf8 = format == 1 ? Array(JSONText(try json(depth: 0)).description.utf8) : try data()
+        do {
+            return try JSONText(parsing: utf8, maxDepth: SessionCodec.maxDepth, maxStringBytes: .max)
+        } catch {
+            throw .invalid("screen params are not JSON: \(error)")
         }
     }
 

@@ -7,7 +7,9 @@ import Presentation
 /// A compact binary form, written and read only here; the first byte is the format version, so a
 /// later format can read rows an older server wrote. SQLite provides the crash safety around it.
 enum SessionCodec {
-    static let version: UInt8 = 1
+    /// 2: a screen's params are their JSON text (1: a tagged JSON value, still read).
+    static let version: UInt8 = 2
+    static let oldestReadable: UInt8 = 1
     /// Deeper nesting (of JSON values, or of stacks) than any request could have made means corruption.
     static let maxDepth = 1024
 
@@ -53,7 +55,7 @@ extension ByteWriter {
         string(screen.id.rawValue)
         string(screen.name)
         optional(screen.title)
-        write(screen.params)
+        text(screen.paramsText)
         bool(screen.result != nil)
         if let result = screen.result {
             write(result.source)

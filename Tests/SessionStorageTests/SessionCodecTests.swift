@@ -46,6 +46,49 @@ struct SessionCodecTests {
         #expect(throws: SessionCodecError.self) { try SessionCodec.decode(bytes + [0]) }
     }
 
+    @Test("A row written in format 1, params as a tagged value, reads back with the same params, as text")
+    func formatOne() throws {
+        // Written by the server at dc1a168 (format 1): a root screen with nested params, then a push with `{}`.
+        let row =
+            "0116456E4C5233326F55755A6730333870576568414C5F77204E5C117C3AA2DCEB683423C30AB9F7938EBDDEB63AA333BA319CEF"
+            + "754BC56BD104453D8F475F5AC8413988AE475F5AC84106026B310202733205696E626F780105496E626F78060306666F6C646572"
+            + "0403616C6C016E0306312E35306533066E65737465640601046C6973740503020004095A6FC3AB202271220A0002733306646574"
+            + "61696C0006000000000202453D8F475F5AC84107027332026B31043988AE475F5AC84100027333026B310000"
+        let bytes = try #require(StorageFixture.bytes(hex: row))
+        #expect(bytes.first == 1)
+        let decoded = try SessionCodec.decode(bytes)
+        let session = try Session(
+            id: decoded.id, tokenDigest: decoded.tokenDigest, restoring: decoded.snapshot, limits: .default)
+        #expect(session.id.rawValue == "EnLR32oUuZg038pWehAL_w" && session.revision == 2)
+        let path = session.root.path
+        #expect(path.map(\.name) == ["inbox", "detail"])
+        #expect(
+            path[0].paramsText.description
+                == #"{"folder":"all","n":1.50e3,"nested":{"list":[true,null,"Zo\#u{EB} \"q\"\n"]}}"#)
+        #expect(path[1].paramsText.description == "{}")
+        // Written again, it is format 2, and reads back equal.
+        let rewritten = SessionCodec.encode(session)
+        #expect(rewritten.first == SessionCodec.version)
+        let again = try SessionCodec.decode(rewritten)
+        #expect(again.snapshot == decoded.snapshot)
+    }
+
+    @Test("Stored params that are not a JSON object are refused")
+    func storedParamsChecked() throws {
+        let session = Session(
+            id: StorageFixture.id(5), token: SessionToken.random(), root: StorageFixture.spec("home"), now: StorageFixture.start)
+        let bytes = SessionCodec.encode(session)
+        // The root screen's params `{}` are the last 2-byte run "{}" after a length byte of 2 (events hold none).
+        let at = try #require((0..<bytes.count - 2).last { bytes[$0] == 2 && bytes[$0 + 1] == 0x7B && bytes[$0 + 2] == 0x7D })
+        var broken = bytes
+        broken[at + 2] = 0x7B  // "{{"
+        #expect(throws: SessionCodecError.self) { try SessionCodec.decode(broken) }
+        broken = bytes
+        broken[at + 1] = 0x5B
+        broken[at + 2] = 0x5D  // "[]": JSON, but not an object
+        #expect(throws: SessionCodecError.self) { try SessionCodec.decode(broken) }
+    }
+
     @Test("A format version this server does not know is refused")
     func unknownVersion() throws {
         var bytes = SessionCodec.encode(try StorageFixture.busySession(id: StorageFixture.id(4)))

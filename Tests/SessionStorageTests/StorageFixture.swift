@@ -15,6 +15,18 @@ enum StorageFixture {
         return path
     }
 
+    /// The bytes a hex string spells; nil when it is not hex.
+    static func bytes(hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        return try? stride(from: 0, to: digits.count, by: 2).map { index in
+            guard let byte = UInt8(String(decoding: digits[index..<index + 2], as: UTF8.self), radix: 16) else {
+                throw CocoaError(.coderInvalidValue)
+            }
+            return byte
+        }
+    }
+
     static func remove(_ directory: String) {
         try? FileManager.default.removeItem(atPath: directory)
     }
