@@ -42,7 +42,7 @@ extension PresentationAPI {
                     return HTTPResponse(status: .notModified, headers: ["ETag": ETag.value(for: session.revision)])
                 }
             }
-            return .json(sessionJSON.json(for: session), revision: session.revision)
+            return .json(sessionJSON.json(for: session, read: true), revision: session.revision)
         }
         guard let response else { throw PresentationError.sessionNotFound }
         return response
@@ -117,8 +117,9 @@ extension PresentationAPI {
         }
         switch outcome {
         case .applied(let session, let presented):
-            // Kept for the reads that follow; a present's answer adds the new presentation's id.
-            let json = sessionJSON.json(for: session)
+            // Kept for the reads that follow when the session is being read; a present's answer
+            // adds the new presentation's id.
+            let json = sessionJSON.json(for: session, read: false)
             guard let presented else { return .json(json, revision: session.revision) }
             var writer = JSONWriter(continuing: json)
             writer.key("presentation")

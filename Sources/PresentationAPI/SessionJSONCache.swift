@@ -37,7 +37,12 @@ final class SessionJSONCache: Sendable {
     }
 
     /// The session's JSON (`JSONWriter.write(session:)` with no extras), written only when not kept.
-    func json(for session: Session) -> [UInt8] {
+    ///
+    /// `read`: the JSON is for a read, and is kept for the reads that follow. A change's answer
+    /// (`read: false`) replaces what a session already has kept, so that a session being read
+    /// stays cached across its changes, but makes no entry: most changed sessions are not read
+    /// before their next change, and their JSON would only take memory and push read ones out.
+    func json(for session: Session, read: Bool) -> [UInt8] {
         let shard = shard(for: session.id)
         if let hit = shard.state.withLock({ $0.entries[session.id] }), hit.revision == session.revision {
             return hit.bytes
@@ -45,8 +50,18 @@ final class SessionJSONCache: Sendable {
         var writer = JSONWriter(capacity: 2048)
         writer.write(session: session)
         let bytes = writer.bytes
-        keep(bytes, revision: session.revision, for: session.id, in: shard)
+        keep(bytes, revision: session.revision, for: session.id, in: shard, adding: read)
         return bytes
+    }
+
+    /// The revision kept for `id`, if any.
+    func keptRevision(of id: SessionID) -> Int? {
+        shard(for: id).state.withLock { $0.entries[id]?.revision }
+    }
+
+    /// How many sessions have JSON kept.
+    var count: Int {
+        shards.reduce(0) { total, shard in total + shard.state.withLock { $0.entries.count } }
     }
 
     /// Forgets a deleted session at once rather than when it ages out.
@@ -54,7 +69,7 @@ final class SessionJSONCache: Sendable {
         _ = shard(for: id).state.withLock { $0.entries.removeValue(forKey: id) }
     }
 
-    private func keep(_ bytes: [UInt8], revision: Int, for id: SessionID, in shard: Shard) {
+    private func keep(_ bytes: [UInt8], revision: Int, for id: SessionID, in shard: Shard, adding: Bool) {
         let capacity = capacityPerShard
         shard.state.withLock { state in
             // Two writers of different revisions may race here: the newer one wins.
@@ -62,6 +77,7 @@ final class SessionJSONCache: Sendable {
                 if kept.revision < revision { state.entries[id] = Entry(revision: revision, bytes: bytes) }
                 return
             }
+            guard adding else { return }
             state.entries[id] = Entry(revision: revision, bytes: bytes)
             state.order.append(id)
             while state.entries.count > capacity, state.head < state.order.count {
