@@ -79,7 +79,7 @@ final class DaemonContext: Sendable {
         let refusal = handler.response(for: .shuttingDown)
         for item in items {
             switch item {
-            case .deferred(let deferred): deferred.complete(with: refusal)
+            case .deferred(let deferred): if deferred.endsWithShutdown { deferred.complete(with: refusal) }
             case .stream(let stream): stream.finish()
             }
         }

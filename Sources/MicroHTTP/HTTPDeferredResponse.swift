@@ -19,8 +19,14 @@ public final class HTTPDeferredResponse: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Whether stopping the server answers it with 503 while it is pending (a wait for
+    /// something that may never come), or lets it finish within the grace period (an answer
+    /// already on its way, such as a change being written, which must not be reported failed).
+    public let endsWithShutdown: Bool
 
-    public init() {}
+    public init(endsWithShutdown: Bool = true) {
+        self.endsWithShutdown = endsWithShutdown
+    }
 
     /// Completes the promise; the first completion wins. Returns false when the request
     /// was completed already or has ended, so a caller can drop its own bookkeeping.
@@ -74,6 +80,11 @@ public final class HTTPDeferredResponse: Sendable {
             return false
         }
         if runNow { action() }
+    }
+
+    /// The response, once completed (and before the connection took it).
+    public var completed: HTTPResponse? {
+        state.withLock { $0.response }
     }
 
     /// True while nobody has completed it and the request is still open.

@@ -140,6 +140,17 @@ public final class InMemorySessionStore: SessionStore {
         return try entry.update(at: clock(), journal: journal, body)
     }
 
+    public func update<R: Sendable>(
+        _ id: SessionID, _ body: @escaping @Sendable (inout Session) throws -> R,
+        completion: @escaping @Sendable (Result<R, any Error>) -> Void
+    ) {
+        guard let entry = entry(id) else { return completion(.failure(PresentationError.sessionNotFound)) }
+        guard let journal else {
+            return completion(Result { try entry.update(at: clock(), journal: nil, body) })
+        }
+        entry.update(at: clock(), journal: journal, body, completion: completion)
+    }
+
     public func delete(_ id: SessionID) throws(PresentationError) -> Bool {
         guard let entry = entry(id) else { return false }
         // Closing waits for an update under way on this session, so `.deleted` is the last word,

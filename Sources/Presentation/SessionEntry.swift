@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -16,6 +17,11 @@ final class SessionEntry: Sendable {
         var nextWatcher = 0
         /// True until a new session is written, and after deletion or expiry: the entry is then no session.
         var closed: Bool
+        /// With a journal: a change holds the turn from its start until its write is durable or
+        /// failed, so that one write of this session is in flight at a time, each change made on
+        /// top of the last one written. Those that come meanwhile wait here, in order.
+        var busy = false
+        var waiting: [@Sendable () -> Void] = []
     }
 
     private let state: Mutex<State>
@@ -59,6 +65,101 @@ final class SessionEntry: Sendable {
     /// Runs `body` on a copy of the session and commits the copy only if `body` returns and,
     /// with a journal, the copy is written.
     func update<R>(at now: Date, journal: (any SessionJournal)?, _ body: (inout Session) throws -> R) throws -> R {
+        guard journal != nil else { return try apply(at: now, journal: nil, body) }
+        takeTurn()
+        defer { passTurn() }
+        return try apply(at: now, journal: journal, body)
+    }
+
+    /// The same for a store with a journal, without waiting for the disk: `body` runs (now, or
+    /// after the changes already waiting for this session) on a copy, the copy's write is queued,
+    /// and `completion` gets the result on the journal's thread once the copy is written and is
+    /// the session, or the error that left the session as it was. Readers see the session as
+    /// last written meanwhile.
+    func update<R: Sendable>(
+        at now: Date, journal: any SessionJournal, _ body: @escaping @Sendable (inout Session) throws -> R,
+        completion: @escaping @Sendable (Result<R, any Error>) -> Void
+    ) {
+        let change = { @Sendable [self] in self.change(at: now, journal: journal, body, completion: completion) }
+        let mine = state.withLock { state in
+            if state.busy {
+                state.waiting.append(change)
+                return false
+            }
+            state.busy = true
+            return true
+        }
+        if mine { change() }
+    }
+
+    /// Holding the turn: makes the change and queues its write; the turn passes on once the
+    /// write is done, or at once when there is nothing to write.
+    private func change<R: Sendable>(
+        at now: Date, journal: any SessionJournal, _ body: (inout Session) throws -> R,
+        completion: @escaping @Sendable (Result<R, any Error>) -> Void
+    ) {
+        let prepared: Result<(draft: Session?, lease: SessionLease, result: R), any Error> = state.withLock { state in
+            Result {
+                guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
+                state.lease.lastAccess = max(state.lease.lastAccess, now)
+                var draft = state.session
+                let result = try body(&draft)
+                // Nothing changed, so nothing to write: the result is that of a read.
+                let changed = draft.revision != state.session.revision || draft != state.session
+                return (changed ? draft : nil, state.lease, result)
+            }
+        }
+        guard case .success(let prepared) = prepared, let draft = prepared.draft else {
+            passTurn()
+            completion(prepared.map(\.result))
+            return
+        }
+        journal.save(draft, lease: prepared.lease) { [self] failure in
+            let notice = state.withLock { state -> (watchers: [Watch], revision: Int)? in
+                guard failure == nil else { return nil }
+                state.persistedAccess = max(state.persistedAccess, prepared.lease.lastAccess)
+                let revised = draft.revision != state.session.revision
+                state.session = draft
+                return revised ? (Self.ordered(state.watchers), draft.revision) : nil
+            }
+            passTurn()
+            if let notice {
+                for watch in notice.watchers { watch.tell(.revised(notice.revision)) }
+            }
+            completion(failure.map { .failure($0) } ?? .success(prepared.result))
+        }
+    }
+
+    /// Waits until no change of this session holds the turn, and takes it.
+    private func takeTurn() {
+        let wake = state.withLock { state -> DispatchSemaphore? in
+            guard state.busy else {
+                state.busy = true
+                return nil
+            }
+            let wake = DispatchSemaphore(value: 0)
+            state.waiting.append { wake.signal() }
+            return wake
+        }
+        // Woken by `passTurn`, which hands the turn over without freeing it.
+        wake?.wait()
+    }
+
+    /// Hands the turn to the first change waiting for it, or frees it.
+    private func passTurn() {
+        let next = state.withLock { state -> (@Sendable () -> Void)? in
+            guard !state.waiting.isEmpty else {
+                state.busy = false
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?()
+    }
+
+    /// Runs `body` on a copy under the lock and commits the copy if `body` returns and, with a
+    /// journal, the copy is written (the caller holds the turn then).
+    private func apply<R>(at now: Date, journal: (any SessionJournal)?, _ body: (inout Session) throws -> R) throws -> R {
         var result: R?
         let notice = try state.withLock { state throws -> (watchers: [Watch], revision: Int)? in
             guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }

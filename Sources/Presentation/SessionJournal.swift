@@ -8,6 +8,11 @@ public protocol SessionJournal: Sendable {
     /// Writes `session` (new or changed) and its lease; returns once that is durable.
     func save(_ session: Session, lease: SessionLease) throws(PresentationError)
 
+    /// Queues the same write and returns at once; `done` is called, on the journal's own
+    /// thread, with nil once the write is durable or with the error that kept it off the disk.
+    /// Writes queued by one thread, or ordered by the caller, reach the disk in that order.
+    func save(_ session: Session, lease: SessionLease, then done: @escaping @Sendable (PresentationError?) -> Void)
+
     /// Removes sessions; returns once that is durable.
     func remove(_ ids: [SessionID]) throws(PresentationError)
 

@@ -33,6 +33,14 @@ public protocol SessionStore: Sendable {
     /// such session, or it expired.
     func update<R>(_ id: SessionID, _ body: (inout Session) throws -> R) throws -> R
 
+    /// The same, without holding the calling thread while a durable store writes: `completion`
+    /// gets what `update` would have returned or thrown, maybe before this returns (a store in
+    /// memory), maybe later on another thread (once the change is on disk). Changes of one
+    /// session still apply one at a time, in the order they came.
+    func update<R: Sendable>(
+        _ id: SessionID, _ body: @escaping @Sendable (inout Session) throws -> R,
+        completion: @escaping @Sendable (Result<R, any Error>) -> Void)
+
     /// Removes the session (from disk too, before it returns) and tells its watchers `.deleted`;
     /// false when there was none. When the removal cannot be written the session stays.
     func delete(_ id: SessionID) throws(PresentationError) -> Bool

@@ -83,8 +83,11 @@ extension PresentationAPI {
     /// Applies steps as one revision, honouring `If-Match` and `Idempotency-Key`, all
     /// under the session's lock so that a check and the change it guards cannot be split.
     /// `token` is the request's, read by the caller before the body was.
+    ///
+    /// With durable storage the answer comes once the change is on disk; the connection is
+    /// parked meanwhile, so no worker thread waits for the fsync (docs/performance.md).
     func mutate(_ rawID: String, _ steps: [Step], _ request: HTTPRequest, token: String, route: String) throws
-        -> HTTPResponse
+        -> HTTPReply
     {
         // Hashed before the session's lock is taken, to hold it no longer than the change needs.
         let token = SessionTokenDigest(hashing: token)
@@ -96,7 +99,7 @@ extension PresentationAPI {
         let fingerprint = key == nil ? [] : Fingerprint.of(route: route, body: request.body)
         let limits = store.limits
         let moment = now()
-        let outcome = try store.update(id) { session -> MutationOutcome in
+        let change = { @Sendable (session: inout Session) throws -> MutationOutcome in
             guard session.tokenDigest.matches(token) else { throw APIError.unauthorized }
             if let key, let previous = session.replies.reply(for: key) {
                 guard previous.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
@@ -115,6 +118,23 @@ extension PresentationAPI {
             session.replies.record(reply, for: key, keeping: limits.repliesKept)
             return .recorded(reply)
         }
+        // Not cut short by a shutdown: the change may be on disk already, and the server waits
+        // for its answer (the journal finishes queued writes before it closes).
+        let deferred = HTTPDeferredResponse(endsWithShutdown: false)
+        store.update(id, change) { [self] outcome in
+            let response: HTTPResponse
+            do {
+                response = answer(try outcome.get())
+            } catch {
+                response = ProblemDetails(for: error).response
+            }
+            deferred.complete(with: response)
+        }
+        // In memory the change is made already: answer without parking the connection.
+        return deferred.completed.map { .now($0) } ?? .later(deferred)
+    }
+
+    private func answer(_ outcome: MutationOutcome) -> HTTPResponse {
         switch outcome {
         case .applied(let session, let presented):
             // Kept for the reads that follow when the session is being read; a present's answer
@@ -135,7 +155,7 @@ extension PresentationAPI {
         }
     }
 
-    private enum MutationOutcome {
+    private enum MutationOutcome: Sendable {
         case applied(Session, PresentationID?)
         case recorded(RecordedReply)
         case replayed(RecordedReply)

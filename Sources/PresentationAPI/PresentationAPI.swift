@@ -140,12 +140,12 @@ public final class PresentationAPI: HTTPHandler {
             let token = try presentedToken(request)
             var fields = try bodyFields(of: request, allowEmpty: kind.allowsEmptyBody)
             let step = try OperationDecoding.step(kind, from: &fields)
-            return .now(try mutate(id, [step], request, token: token, route: kind.rawValue))
+            return try mutate(id, [step], request, token: token, route: kind.rawValue)
         case .batch:
             let token = try presentedToken(request)
             var fields = try bodyFields(of: request, allowEmpty: false)
             let steps = try OperationDecoding.batch(from: &fields, limit: store.limits.maxBatchSteps)
-            return .now(try mutate(id, steps, request, token: token, route: "batch"))
+            return try mutate(id, steps, request, token: token, route: "batch")
         case .presentation:
             return try presentationStatus(id, parameters["pid"] ?? "", request)
         case .events:

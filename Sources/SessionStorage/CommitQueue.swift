@@ -11,10 +11,18 @@ final class CommitQueue: Sendable {
     private struct Job: Sendable {
         let ticket: Int
         let write: JournalWrite
-        /// Signalled once this write's outcome is in `finished`: each caller is woken alone.
-        /// Waking every waiting worker after each batch, only for most of them to find their
-        /// write still pending and sleep again, cost more CPU than the writes (docs/performance.md).
-        let wake: DispatchSemaphore
+        let waiter: Waiter
+    }
+
+    /// Who hears of a write's outcome.
+    private enum Waiter: Sendable {
+        /// A caller blocked in `perform`, signalled once the outcome is in `finished`: each
+        /// caller is woken alone. Waking every waiting worker after each batch, only for most
+        /// of them to find their write still pending and sleep again, cost more CPU than the
+        /// writes (docs/performance.md).
+        case blocked(DispatchSemaphore)
+        /// A caller of `enqueue` that did not wait: called on the writer thread with the outcome.
+        case callback(@Sendable (PresentationError?) -> Void)
     }
 
     private struct State {
@@ -65,17 +73,33 @@ final class CommitQueue: Sendable {
     /// Queues `write` and returns once it is durable, or throws and nothing of it was written.
     func perform(_ write: JournalWrite) throws(PresentationError) {
         let wake = DispatchSemaphore(value: 0)
+        let ticket = try queue(write, .blocked(wake))
+        if let failure = outcome(of: ticket, wake) { throw failure }
+    }
+
+    /// Queues `write` and returns at once; `done` gets its outcome on the writer thread, after
+    /// the transaction that carried it. Unlike `perform`, a write queued so is never withdrawn:
+    /// it waits for the disk however long that takes, as the request behind it does.
+    func enqueue(_ write: JournalWrite, then done: @escaping @Sendable (PresentationError?) -> Void) {
+        do {
+            _ = try queue(write, .callback(done))
+        } catch {
+            done(error)
+        }
+    }
+
+    private func queue(_ write: JournalWrite, _ waiter: Waiter) throws(PresentationError) -> Int {
         let ticket = try state.withLock { state throws(PresentationError) -> Int in
             guard !state.stopping else { throw .storageFailed("the server is stopping") }
             let ticket = state.nextTicket
             state.nextTicket += 1
-            state.pending.append(Job(ticket: ticket, write: write, wake: wake))
+            state.pending.append(Job(ticket: ticket, write: write, waiter: waiter))
             return ticket
         }
         work.lock()
         work.signal()
         work.unlock()
-        if let failure = outcome(of: ticket, wake) { throw failure }
+        return ticket
     }
 
     /// Waits for the writer to report on `ticket`. A write still queued after `patience` is
@@ -112,11 +136,17 @@ final class CommitQueue: Sendable {
             work.unlock()
             if batch.isEmpty && stopping { break }
             let outcomes = commit(batch)
-            let wakes = state.withLock { state in
-                for (job, outcome) in zip(batch, outcomes) { state.finished[job.ticket] = outcome }
-                return batch.map(\.wake)
+            state.withLock { state in
+                for (job, outcome) in zip(batch, outcomes) {
+                    if case .blocked = job.waiter { state.finished[job.ticket] = outcome }
+                }
             }
-            for wake in wakes { wake.signal() }
+            for (job, outcome) in zip(batch, outcomes) {
+                switch job.waiter {
+                case .blocked(let wake): wake.signal()
+                case .callback(let done): done(outcome)
+                }
+            }
         }
         stopped.store(true, ordering: .releasing)
         done.lock()

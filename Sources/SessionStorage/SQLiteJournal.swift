@@ -20,6 +20,12 @@ public final class SQLiteJournal: SessionJournal {
         try queue.perform(.save(session.id, body: SessionCodec.encode(session), lease: lease))
     }
 
+    public func save(
+        _ session: Session, lease: SessionLease, then done: @escaping @Sendable (PresentationError?) -> Void
+    ) {
+        queue.enqueue(.save(session.id, body: SessionCodec.encode(session), lease: lease), then: done)
+    }
+
     public func remove(_ ids: [SessionID]) throws(PresentationError) {
         try queue.perform(.remove(ids))
     }

@@ -3,12 +3,21 @@ import Presentation
 import Synchronization
 import Testing
 
-/// A journal in memory that records what it is given and fails on demand.
+/// A journal in memory that records what it is given and fails on demand. Queued saves
+/// (`save(_:lease:then:)`) wait, as on a slow disk, until `land()` writes them.
 final class RecordingJournal: SessionJournal {
-    private let state = Mutex<(saved: [Session], removed: [SessionID], failure: PresentationError?)>(([], [], nil))
+    private struct State {
+        var saved: [Session] = []
+        var removed: [SessionID] = []
+        var failure: PresentationError?
+        var queued: [(session: Session, done: @Sendable (PresentationError?) -> Void)] = []
+    }
+
+    private let state = Mutex(State())
 
     var saved: [Session] { state.withLock { $0.saved } }
     var removed: [SessionID] { state.withLock { $0.removed } }
+    var queuedRevisions: [Int] { state.withLock { $0.queued.map(\.session.revision) } }
 
     func fail(with error: PresentationError?) {
         state.withLock { $0.failure = error }
@@ -18,6 +27,22 @@ final class RecordingJournal: SessionJournal {
         try state.withLock { state throws(PresentationError) in
             if let failure = state.failure { throw failure }
             state.saved.append(session)
+        }
+    }
+
+    func save(_ session: Session, lease: SessionLease, then done: @escaping @Sendable (PresentationError?) -> Void) {
+        state.withLock { $0.queued.append((session, done)) }
+    }
+
+    /// Writes the queued saves in order, or fails them with the set failure, telling each.
+    func land() {
+        while let (session, done) = state.withLock({ $0.queued.isEmpty ? nil : $0.queued.removeFirst() }) {
+            let failure = state.withLock { state -> PresentationError? in
+                if let failure = state.failure { return failure }
+                state.saved.append(session)
+                return nil
+            }
+            done(failure)
         }
     }
 
@@ -92,5 +117,89 @@ struct JournalHookTests {
         #expect(try store.delete(id))
         #expect(journal.removed == [id])
         #expect(store.session(id) == nil)
+    }
+
+    @Test("A queued change shows only once written; changes made meanwhile wait, then apply on top, in order")
+    func queuedChanges() throws {
+        let journal = RecordingJournal()
+        let store = InMemorySessionStore(journal: journal)
+        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
+        let log = ChangeLog()
+        _ = store.watch(id, log.append)
+        let results = Mutex<[String]>([])
+        for name in ["a", "b"] {
+            store.update(id, { session in try session.run(.push(Fixture.spec(name))); return session.revision }) {
+                result in results.withLock { $0.append("\(name): \((try? result.get()).map(String.init) ?? "failed")") }
+            }
+        }
+        // The first change's write is queued; the second waits for it to land before it runs.
+        #expect(journal.queuedRevisions == [2])
+        #expect(store.session(id)?.revision == 1, "readers see the session as last written")
+        #expect(results.withLock { $0 }.isEmpty && log.all.isEmpty)
+        journal.land()
+        #expect(results.withLock { $0 } == ["a: 2", "b: 3"])
+        #expect(store.session(id)?.root.path.map(\.name) == ["home", "a", "b"])
+        #expect(journal.saved.map(\.revision) == [1, 2, 3])
+        #expect(log.all == [.revised(2), .revised(3)])
+    }
+
+    @Test("A queued change the journal refuses leaves the session as it was; the next applies to that")
+    func queuedRefusal() throws {
+        let journal = RecordingJournal()
+        let store = InMemorySessionStore(journal: journal)
+        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
+        let before = try #require(store.session(id))
+        let outcomes = Mutex<[Result<Int, PresentationError>]>([])
+        let record = { @Sendable (result: Result<Int, any Error>) in
+            outcomes.withLock { $0.append(result.mapError { $0 as? PresentationError ?? .storageFailed("\($0)") }) }
+        }
+        store.update(id, { session in try session.run(.push(Fixture.spec("a"))); return session.revision }, completion: record)
+        journal.fail(with: .storageFull)
+        journal.land()
+        #expect(outcomes.withLock { $0 } == [.failure(.storageFull)])
+        #expect(store.session(id) == before)
+        journal.fail(with: nil)
+        store.update(id, { session in try session.run(.push(Fixture.spec("b"))); return session.revision }, completion: record)
+        journal.land()
+        #expect(outcomes.withLock { $0 }.last == .success(2))
+        #expect(store.session(id)?.root.path.map(\.name) == ["home", "b"])
+    }
+
+    @Test("A change that writes nothing, or throws, answers at once and lets the next one run")
+    func unwrittenChanges() throws {
+        let journal = RecordingJournal()
+        let store = InMemorySessionStore(journal: journal)
+        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
+        let answered = Mutex(0)
+        store.update(id, { session in session.revision }) { result in
+            #expect((try? result.get()) == 1)
+            answered.withLock { $0 += 1 }
+        }
+        store.update(id, { session in try session.run(.pop(result: nil)) }) { result in
+            #expect(throws: PresentationError.self) { try result.get() }
+            answered.withLock { $0 += 1 }
+        }
+        #expect(answered.withLock { $0 } == 2)
+        #expect(journal.queuedRevisions.isEmpty)
+        store.update(id, { session in try session.run(.push(Fixture.spec("a"))) }) { _ in }
+        #expect(journal.queuedRevisions == [2])
+        journal.land()
+    }
+
+    @Test("A blocking change waits for the queued one's write, and is made on top of it")
+    func blockingWaitsForQueued() async throws {
+        let journal = RecordingJournal()
+        let store = InMemorySessionStore(journal: journal)
+        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
+        store.update(id, { session in try session.run(.push(Fixture.spec("a"))) }) { _ in }
+        let blocked = Task.detached {
+            _ = try store.update(id) { session in try session.run(.push(Fixture.spec("b"))) }
+            return store.session(id)?.root.path.map(\.name)
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(journal.saved.map(\.revision) == [1], "the blocking change must not overtake the queued one")
+        journal.land()
+        #expect(try await blocked.value == ["home", "a", "b"])
+        #expect(journal.saved.map(\.revision) == [1, 2, 3])
     }
 }

@@ -14,7 +14,8 @@ final class TestServer: Sendable {
         limits: Limits = Limits(),
         maxBodyBytes: Int = 1 << 20,
         api: APIConfiguration = APIConfiguration(),
-        clock: TestClock? = nil
+        clock: TestClock? = nil,
+        journal: (any SessionJournal)? = nil
     ) throws {
         let now: @Sendable () -> Date
         if let clock {
@@ -24,7 +25,7 @@ final class TestServer: Sendable {
         }
         // The store's leases read the same clock: a fixed date in the past would otherwise
         // have every session expire once the real date is a day past it.
-        let store = InMemorySessionStore(limits: limits, clock: now)
+        let store = InMemorySessionStore(limits: limits, journal: journal, clock: now)
         let handler = PresentationAPI(store: store, configuration: api, now: now)
         let configuration = HTTPServerConfiguration(
             host: "127.0.0.1",
