@@ -174,8 +174,7 @@ struct Options {
     }
 
     /// Settings that depend on others: the maximum TTL caps the default one too, and durable
-    /// storage gets more worker threads unless told, since each waits (idle) for its commit's
-    /// fsync and the more requests wait together, the more one fsync carries.
+    /// storage gets a few more worker threads unless told (see `durableThreads`).
     private mutating func settle() {
         limits.sessionTTL = min(limits.sessionTTL, limits.maxSessionTTL)
         if storage == .sqlite, !threadsGiven {
@@ -183,8 +182,11 @@ struct Options {
         }
     }
 
-    /// Workers when they wait for commits: enough to fill a group commit, cheap while they wait.
-    static let durableThreads = 32
+    /// Workers in durable mode. Changes park their connection, not a worker, until their commit;
+    /// creations, deletions and token rotations still hold one until the fsync, so a few more
+    /// than cores let those of several clients share a commit. (Measured in docs/performance.md:
+    /// 32, the figure from before changes parked connections, now only adds thread switches.)
+    static let durableThreads = 8
 
     private static func split(_ argument: String) -> (String, String?) {
         guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }

@@ -34,11 +34,7 @@ struct ByteWriter {
 
     /// The exact bits of a double, little-endian: dates come back to the same instant.
     mutating func double(_ value: Double) {
-        var bits = value.bitPattern
-        for _ in 0..<8 {
-            bytes.append(UInt8(truncatingIfNeeded: bits))
-            bits >>= 8
-        }
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
     mutating func data(_ value: [UInt8]) {
@@ -47,7 +43,11 @@ struct ByteWriter {
     }
 
     mutating func string(_ value: String) {
-        data(Array(value.utf8))
+        var value = value
+        value.withUTF8 { utf8 in
+            unsigned(UInt64(utf8.count))
+            bytes.append(contentsOf: utf8)
+        }
     }
 
     /// JSON kept as text goes as its bytes, like a string.
