@@ -35,22 +35,24 @@ final class HeldJournal: SessionJournal {
 
 @Suite("Answers from durable storage")
 struct DurableAnswerTests {
-    static func push(_ session: CreatedSession, on client: HTTPConnection) throws {
+    /// A server over a `HeldJournal`, and a push to a new session sent but not yet answered.
+    static func pendingPush() throws -> (HeldJournal, TestServer, HTTPConnection, CreatedSession) {
+        let journal = HeldJournal()
+        let server = try TestServer(journal: journal)
+        let client = try server.connect()
+        let session = try client.createSession()
         try client.write(
             "POST", session.route("push"),
             headers: [("Authorization", "Bearer \(session.token)"), ("Content-Type", "application/json")],
             body: Array(#"{"screen":"detail"}"#.utf8))
+        #expect(!client.hasData(within: .milliseconds(200)), "answered before the write landed")
+        return (journal, server, client, session)
     }
 
     @Test("A change is answered once it is written; until then readers see the session as it was")
     func answeredOnceWritten() throws {
-        let journal = HeldJournal()
-        let server = try TestServer(journal: journal)
+        let (journal, server, client, session) = try Self.pendingPush()
         defer { server.stop() }
-        let client = try server.connect()
-        let session = try client.createSession()
-        try Self.push(session, on: client)
-        #expect(!client.hasData(within: .milliseconds(200)), "answered before the write landed")
         #expect(journal.waiting == 1)
         let reader = try server.connect()
         #expect(try reader.fetch(session)["revision"] as? Int == 1)
@@ -63,13 +65,8 @@ struct DurableAnswerTests {
 
     @Test("Stopping the server lets a change being written finish with its answer, not 503")
     func shutdownWaitsForWrites() throws {
-        let journal = HeldJournal()
-        let server = try TestServer(journal: journal)
+        let (journal, server, client, _) = try Self.pendingPush()
         defer { server.stop() }
-        let client = try server.connect()
-        let session = try client.createSession()
-        try Self.push(session, on: client)
-        #expect(!client.hasData(within: .milliseconds(200)))
         let stopped = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             server.stop()

@@ -60,11 +60,17 @@ final class RecordingJournal: SessionJournal {
 
 @Suite("Store with a journal")
 struct JournalHookTests {
-    @Test("Every committed change is handed to the journal first, in order")
-    func changesAreWritten() throws {
+    /// A store over a `RecordingJournal`, holding one session of one screen.
+    static func journaledSession() throws -> (RecordingJournal, InMemorySessionStore, SessionID) {
         let journal = RecordingJournal()
         let store = InMemorySessionStore(journal: journal)
         let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
+        return (journal, store, id)
+    }
+
+    @Test("Every committed change is handed to the journal first, in order")
+    func changesAreWritten() throws {
+        let (journal, store, id) = try Self.journaledSession()
         _ = try store.update(id) { session in try session.run(.push(Fixture.spec("a"))) }
         _ = try store.update(id) { _ in }
         #expect(journal.saved.map(\.revision) == [1, 2], "a read-only update writes nothing")
@@ -73,9 +79,7 @@ struct JournalHookTests {
 
     @Test("A change the journal refuses is not made: the session and its watchers see nothing")
     func refusedChange() throws {
-        let journal = RecordingJournal()
-        let store = InMemorySessionStore(journal: journal)
-        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
+        let (journal, store, id) = try Self.journaledSession()
         let before = try #require(store.session(id))
         let log = ChangeLog()
         _ = store.watch(id, log.append)
@@ -107,9 +111,7 @@ struct JournalHookTests {
 
     @Test("A deletion the journal refuses keeps the session")
     func refusedDeletion() throws {
-        let journal = RecordingJournal()
-        let store = InMemorySessionStore(journal: journal)
-        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
+        let (journal, store, id) = try Self.journaledSession()
         journal.fail(with: .storageFull)
         #expect(throws: PresentationError.storageFull) { try store.delete(id) }
         #expect(store.session(id) != nil)
@@ -121,9 +123,7 @@ struct JournalHookTests {
 
     @Test("A queued change shows only once written; changes made meanwhile wait, then apply on top, in order")
     func queuedChanges() throws {
-        let journal = RecordingJournal()
-        let store = InMemorySessionStore(journal: journal)
-        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
+        let (journal, store, id) = try Self.journaledSession()
         let log = ChangeLog()
         _ = store.watch(id, log.append)
         let results = Mutex<[String]>([])
@@ -145,9 +145,7 @@ struct JournalHookTests {
 
     @Test("A queued change the journal refuses leaves the session as it was; the next applies to that")
     func queuedRefusal() throws {
-        let journal = RecordingJournal()
-        let store = InMemorySessionStore(journal: journal)
-        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
+        let (journal, store, id) = try Self.journaledSession()
         let before = try #require(store.session(id))
         let outcomes = Mutex<[Result<Int, PresentationError>]>([])
         let record = { @Sendable (result: Result<Int, any Error>) in
@@ -167,9 +165,7 @@ struct JournalHookTests {
 
     @Test("A change that writes nothing, or throws, answers at once and lets the next one run")
     func unwrittenChanges() throws {
-        let journal = RecordingJournal()
-        let store = InMemorySessionStore(journal: journal)
-        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
+        let (journal, store, id) = try Self.journaledSession()
         let answered = Mutex(0)
         store.update(id, { session in session.revision }) { result in
             #expect((try? result.get()) == 1)
@@ -188,9 +184,7 @@ struct JournalHookTests {
 
     @Test("A blocking change waits for the queued one's write, and is made on top of it")
     func blockingWaitsForQueued() async throws {
-        let journal = RecordingJournal()
-        let store = InMemorySessionStore(journal: journal)
-        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
+        let (journal, store, id) = try Self.journaledSession()
         store.update(id, { session in try session.run(.push(Fixture.spec("a"))) }) { _ in }
         let blocked = Task.detached {
             _ = try store.update(id) { session in try session.run(.push(Fixture.spec("b"))) }
