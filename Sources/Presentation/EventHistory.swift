@@ -39,6 +39,14 @@ struct EventHistory: Hashable, Sendable {
         return all
     }
 
+    /// Calls `body` with each kept event, oldest first, without copying them out.
+    func forEach(_ body: (Event) throws -> Void) rethrows {
+        for (index, chunk) in sealed.enumerated() {
+            for event in index == 0 ? chunk[head...] : chunk[...] { try body(event) }
+        }
+        for event in sealed.isEmpty ? tail[head...] : tail[...] { try body(event) }
+    }
+
     /// How many events are kept.
     var count: Int {
         sealed.count * Self.chunkSize + tail.count - head

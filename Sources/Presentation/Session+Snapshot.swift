@@ -47,11 +47,23 @@ extension Session {
         }
     }
 
+    /// The parts of a snapshot, for a writer that streams them (storage, on every durable
+    /// change) rather than copying the kept events into an array first.
+    public var lastIssuedID: Int { ids.lastIssued }
+    public var eventsDroppedThrough: Int { history.droppedThrough }
+    public var keptEventCount: Int { history.count }
+    public var keptOutcomes: [PresentationOutcome] { outcomes.all }
+
+    /// Calls `body` with each kept event, oldest first.
+    public func forEachKeptEvent(_ body: (Event) throws -> Void) rethrows {
+        try history.forEach(body)
+    }
+
     /// This session as plain values, for storage and export.
     public var snapshot: Snapshot {
         Snapshot(
             revision: revision, createdAt: createdAt, updatedAt: updatedAt, root: root,
-            lastIssuedID: ids.lastIssued, events: history.events, eventsDroppedThrough: history.droppedThrough,
-            outcomes: outcomes.all, replies: replies)
+            lastIssuedID: lastIssuedID, events: history.events, eventsDroppedThrough: eventsDroppedThrough,
+            outcomes: keptOutcomes, replies: replies)
     }
 }

@@ -10,8 +10,14 @@ public struct SessionTokenDigest: Hashable, Sendable, CustomStringConvertible {
 
     /// The 32 digest bytes.
     public var bytes: [UInt8] {
-        [words.0, words.1, words.2, words.3].flatMap { word in
-            (0..<8).map { UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * $0)) }
+        // Every durable write stores these: one array, filled in place.
+        [UInt8](unsafeUninitializedCapacity: 32) { buffer, count in
+            for (index, word) in [words.0, words.1, words.2, words.3].enumerated() {
+                for byte in 0..<8 {
+                    buffer[index * 8 + byte] = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * byte))
+                }
+            }
+            count = 32
         }
     }
 

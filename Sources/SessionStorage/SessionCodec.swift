@@ -14,22 +14,24 @@ enum SessionCodec {
     static let maxDepth = 1024
 
     static func encode(_ session: Session) -> [UInt8] {
+        // Everything `Session.Snapshot` holds, read part by part: the snapshot would copy the
+        // kept events into an array first, on every durable change.
         var writer = ByteWriter()
-        let snapshot = session.snapshot
         writer.byte(version)
         writer.string(session.id.rawValue)
         writer.data(session.tokenDigest.bytes)
-        writer.integer(snapshot.revision)
-        writer.double(snapshot.createdAt.timeIntervalSinceReferenceDate)
-        writer.double(snapshot.updatedAt.timeIntervalSinceReferenceDate)
-        writer.integer(snapshot.lastIssuedID)
-        writer.write(snapshot.root)
-        writer.integer(snapshot.eventsDroppedThrough)
-        writer.unsigned(UInt64(snapshot.events.count))
-        for event in snapshot.events { writer.write(event) }
-        writer.unsigned(UInt64(snapshot.outcomes.count))
-        for outcome in snapshot.outcomes { writer.write(outcome) }
-        let replies = snapshot.replies.recorded
+        writer.integer(session.revision)
+        writer.double(session.createdAt.timeIntervalSinceReferenceDate)
+        writer.double(session.updatedAt.timeIntervalSinceReferenceDate)
+        writer.integer(session.lastIssuedID)
+        writer.write(session.root)
+        writer.integer(session.eventsDroppedThrough)
+        writer.unsigned(UInt64(session.keptEventCount))
+        session.forEachKeptEvent { writer.write($0) }
+        let outcomes = session.keptOutcomes
+        writer.unsigned(UInt64(outcomes.count))
+        for outcome in outcomes { writer.write(outcome) }
+        let replies = session.replies.recorded
         writer.unsigned(UInt64(replies.count))
         for (key, reply) in replies {
             writer.string(key)

@@ -22,6 +22,22 @@ struct SessionCodecTests {
         #expect(SessionCodec.encode(restored) == bytes)
     }
 
+    @Test("A long history, kept in several chunks and trimmed at the front, is written whole and in order")
+    func longHistory() throws {
+        let limits = Limits(eventsKept: 40)
+        var session = Session(
+            id: StorageFixture.id(6), token: SessionToken.random(), root: StorageFixture.spec("home"), now: StorageFixture.start)
+        for round in 0..<45 {
+            let moment = StorageFixture.start.addingTimeInterval(Double(round + 1))
+            _ = try session.apply([Step(operation: .push(StorageFixture.spec("s\(round)")))], at: moment, limits: limits)
+            _ = try session.apply([Step(operation: .pop(result: nil))], at: moment, limits: limits)
+        }
+        #expect(session.keptEventCount == 40 && session.eventsDroppedThrough == 51)
+        let decoded = try SessionCodec.decode(SessionCodec.encode(session))
+        #expect(decoded.snapshot == session.snapshot)
+        #expect(decoded.snapshot.events.map(\.revision) == Array(52...91))
+    }
+
     @Test("A restored session goes on issuing fresh ids and revisions")
     func restoredSessionContinues() throws {
         let session = try StorageFixture.busySession(id: StorageFixture.id(2))
