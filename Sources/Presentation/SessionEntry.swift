@@ -21,7 +21,16 @@ final class SessionEntry: Sendable {
         /// failed, so that one write of this session is in flight at a time, each change made on
         /// top of the last one written. Those that come meanwhile wait here, in order.
         var busy = false
-        var waiting: [@Sendable () -> Void] = []
+        var waiting: [Turn] = []
+    }
+
+    /// A change waiting for the turn; run, it says whether it still holds the turn (its write
+    /// is queued, or a blocked caller now has it) or has passed it on (nothing to write).
+    private typealias Turn = @Sendable () -> TurnEnd
+
+    private enum TurnEnd {
+        case kept
+        case passed
     }
 
     private let state: Mutex<State>
@@ -80,7 +89,7 @@ final class SessionEntry: Sendable {
         at now: Date, journal: any SessionJournal, _ body: @escaping @Sendable (inout Session) throws -> R,
         completion: @escaping @Sendable (Result<R, any Error>) -> Void
     ) {
-        let change = { @Sendable [self] in self.change(at: now, journal: journal, body, completion: completion) }
+        let change: Turn = { [self] in self.change(at: now, journal: journal, body, completion: completion) }
         let mine = state.withLock { state in
             if state.busy {
                 state.waiting.append(change)
@@ -89,15 +98,15 @@ final class SessionEntry: Sendable {
             state.busy = true
             return true
         }
-        if mine { change() }
+        if mine { run(change) }
     }
 
-    /// Holding the turn: makes the change and queues its write; the turn passes on once the
-    /// write is done, or at once when there is nothing to write.
+    /// Holding the turn: makes the change and queues its write, keeping the turn until the
+    /// write is done; passes it at once when there is nothing to write.
     private func change<R: Sendable>(
         at now: Date, journal: any SessionJournal, _ body: (inout Session) throws -> R,
         completion: @escaping @Sendable (Result<R, any Error>) -> Void
-    ) {
+    ) -> TurnEnd {
         let prepared: Result<(draft: Session?, lease: SessionLease, result: R), any Error> = state.withLock { state in
             Result {
                 guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
@@ -110,9 +119,8 @@ final class SessionEntry: Sendable {
             }
         }
         guard case .success(let prepared) = prepared, let draft = prepared.draft else {
-            passTurn()
             completion(prepared.map(\.result))
-            return
+            return .passed
         }
         journal.save(draft, lease: prepared.lease) { [self] failure in
             let notice = state.withLock { state -> (watchers: [Watch], revision: Int)? in
@@ -128,6 +136,7 @@ final class SessionEntry: Sendable {
             }
             completion(failure.map { .failure($0) } ?? .success(prepared.result))
         }
+        return .kept
     }
 
     /// Waits until no change of this session holds the turn, and takes it.
@@ -138,7 +147,10 @@ final class SessionEntry: Sendable {
                 return nil
             }
             let wake = DispatchSemaphore(value: 0)
-            state.waiting.append { wake.signal() }
+            state.waiting.append {
+                wake.signal()
+                return .kept
+            }
             return wake
         }
         // Woken by `passTurn`, which hands the turn over without freeing it.
@@ -147,14 +159,28 @@ final class SessionEntry: Sendable {
 
     /// Hands the turn to the first change waiting for it, or frees it.
     private func passTurn() {
-        let next = state.withLock { state -> (@Sendable () -> Void)? in
+        if let next = nextTurn() { run(next) }
+    }
+
+    /// Runs `turn`, then, while each passes the turn on, the next one waiting: a loop, so that
+    /// thousands of changes that write nothing (refused ones) queued behind one write do not
+    /// nest thousands of calls deep on the thread that lands it.
+    private func run(_ turn: @escaping Turn) {
+        var current: Turn? = turn
+        while let turn = current {
+            current = turn() == .passed ? nextTurn() : nil
+        }
+    }
+
+    /// The first change waiting for the turn, taken off the queue; nil after freeing the turn.
+    private func nextTurn() -> Turn? {
+        state.withLock { state in
             guard !state.waiting.isEmpty else {
                 state.busy = false
                 return nil
             }
             return state.waiting.removeFirst()
         }
-        next?()
     }
 
     /// Runs `body` on a copy under the lock and commits the copy if `body` returns and, with a

@@ -196,4 +196,24 @@ struct JournalHookTests {
         #expect(try await blocked.value == ["home", "a", "b"])
         #expect(journal.saved.map(\.revision) == [1, 2, 3])
     }
+
+    @Test("Thousands of refused changes queued behind one write all get their answer when it lands")
+    func manyRefusedChangesQueued() throws {
+        let (journal, store, id) = try Self.journaledSession()
+        store.update(id, { session in try session.run(.push(Fixture.spec("a"))) }) { _ in }
+        let refused = Mutex(0)
+        for _ in 0..<5_000 {
+            store.update(id, { session in try session.run(.popTo(ScreenID(rawValue: "s999")!)) }) { result in
+                if case .failure = result { refused.withLock { $0 += 1 } }
+            }
+        }
+        #expect(refused.withLock { $0 } == 0, "they wait for the write ahead of them")
+        journal.land()
+        #expect(refused.withLock { $0 } == 5_000)
+        // The turn is free again: the next change runs and queues its write at once.
+        store.update(id, { session in try session.run(.push(Fixture.spec("b"))) }) { _ in }
+        #expect(journal.queuedRevisions == [3])
+        journal.land()
+        #expect(store.session(id)?.root.path.map(\.name) == ["home", "a", "b"])
+    }
 }
