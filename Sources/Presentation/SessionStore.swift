@@ -36,7 +36,9 @@ public protocol SessionStore: Sendable {
     /// The same, without holding the calling thread while a durable store writes: `completion`
     /// gets what `update` would have returned or thrown, maybe before this returns (a store in
     /// memory), maybe later on another thread (once the change is on disk). Changes of one
-    /// session still apply one at a time, in the order they came.
+    /// session still apply one at a time, in the order they came. `completion`, and the
+    /// watchers told of the change, may run on the journal's writer thread: they must not
+    /// make a blocking durable change themselves (that would wait for that very thread).
     func update<R: Sendable>(
         _ id: SessionID, _ body: @escaping @Sendable (inout Session) throws -> R,
         completion: @escaping @Sendable (Result<R, any Error>) -> Void)
