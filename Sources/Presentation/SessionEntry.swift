@@ -130,11 +130,12 @@ final class SessionEntry: Sendable {
                 state.session = draft
                 return revised ? (Self.ordered(state.watchers), draft.revision) : nil
             }
-            passTurn()
             if let notice {
                 for watch in notice.watchers { watch.tell(.revised(notice.revision)) }
             }
+            // Answered before the next change runs, so that one session's answers keep their order.
             completion(failure.map { .failure($0) } ?? .success(prepared.result))
+            passTurn()
         }
         return .kept
     }

@@ -216,4 +216,22 @@ struct JournalHookTests {
         journal.land()
         #expect(store.session(id)?.root.path.map(\.name) == ["home", "a", "b"])
     }
+
+    @Test("A session deleted while its change is being written: the waiting changes answer not found")
+    func deletedWhileQueued() throws {
+        let (journal, store, id) = try Self.journaledSession()
+        let outcomes = Mutex<[String]>([])
+        for name in ["a", "b"] {
+            store.update(id, { session in try session.run(.push(Fixture.spec(name))) }) { result in
+                outcomes.withLock { $0.append("\(name): " + ((try? result.get()) == nil ? "failed" : "applied")) }
+            }
+        }
+        #expect(try store.delete(id))
+        #expect(store.session(id) == nil)
+        journal.land()
+        // "a" was queued before the deletion and lands ahead of it; "b" found no session.
+        #expect(outcomes.withLock { $0 } == ["a: applied", "b: failed"])
+        #expect(journal.removed == [id])
+        #expect(store.session(id) == nil)
+    }
 }
