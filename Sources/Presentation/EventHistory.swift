@@ -32,19 +32,24 @@ struct EventHistory: Hashable, Sendable {
     var events: [Event] {
         var all: [Event] = []
         all.reserveCapacity(count)
-        for (index, chunk) in sealed.enumerated() {
-            all.append(contentsOf: index == 0 ? chunk[head...] : chunk[...])
-        }
-        all.append(contentsOf: sealed.isEmpty ? tail[head...] : tail[...])
+        forEachRun { all.append(contentsOf: $0) }
         return all
     }
 
     /// Calls `body` with each kept event, oldest first, without copying them out.
     func forEach(_ body: (Event) throws -> Void) rethrows {
-        for (index, chunk) in sealed.enumerated() {
-            for event in index == 0 ? chunk[head...] : chunk[...] { try body(event) }
+        try forEachRun { run in
+            for event in run { try body(event) }
         }
-        for event in sealed.isEmpty ? tail[head...] : tail[...] { try body(event) }
+    }
+
+    /// The kept events as the runs of the chunks that hold them, oldest first: `head` applies
+    /// to the first chunk, or to the tail when no chunk is sealed.
+    private func forEachRun(_ body: (ArraySlice<Event>) throws -> Void) rethrows {
+        for (index, chunk) in sealed.enumerated() {
+            try body(index == 0 ? chunk[head...] : chunk[...])
+        }
+        try body(sealed.isEmpty ? tail[head...] : tail[...])
     }
 
     /// How many events are kept.

@@ -13,7 +13,6 @@ public struct ScreenSpec: Hashable, Sendable {
     public static let maxTitleBytes = 512
 
     public init(name: String, title: String? = nil, params: JSONValue = .emptyObject) throws(PresentationError) {
-        guard params.isObject else { throw .invalidScreen("params must be a JSON object") }
         try self.init(name: name, title: title, paramsText: JSONText(params))
     }
 

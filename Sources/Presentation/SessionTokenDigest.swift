@@ -10,15 +10,8 @@ public struct SessionTokenDigest: Hashable, Sendable, CustomStringConvertible {
 
     /// The 32 digest bytes.
     public var bytes: [UInt8] {
-        // Every durable write stores these: one array, filled in place.
-        [UInt8](unsafeUninitializedCapacity: 32) { buffer, count in
-            for (index, word) in [words.0, words.1, words.2, words.3].enumerated() {
-                for byte in 0..<8 {
-                    buffer[index * 8 + byte] = UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * byte))
-                }
-            }
-            count = 32
-        }
+        // The words hold the digest most significant byte first: laid out big-endian, they are it.
+        withUnsafeBytes(of: (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)) { Array($0) }
     }
 
     public init(of token: SessionToken) {
