@@ -2,22 +2,54 @@
 ///
 /// Whole revisions go so that "events after r" is either complete or refused, never partial.
 ///
-/// Sessions are values, and every change is made on a copy that shares storage with the
-/// stored session (`Session.apply`, the store's update), so a plain array of up to
-/// `eventsKept` (512) events was copied whole on every change. Events are kept instead in
-/// sealed chunks that never change once full, shared by every copy, and a short tail that
-/// the next change copies: an append costs at most one chunk (16 events), however long the history.
-struct EventHistory: Hashable, Sendable {
+/// Two costs shape how the events are kept:
+/// - Memory. An `Event` value is 80 bytes, and its ids and params make it more; packed in
+///   their binary form (Event+Bytes.swift) the events of a push take about 20. Most
+///   sessions keep only a few events, and a long-lived one keeps `eventsKept` (512).
+/// - Copies. Sessions are values, and every change is made on a copy that shares storage
+///   with the stored session (`Session.apply`, the store's update), so one array of every
+///   kept event would be copied whole on every change. The events are kept in chunks of
+///   `chunkSize` instead: full chunks never change and every copy shares them; a change
+///   copies only the last one.
+///
+/// The events are decoded only when they are read back (a client resuming its event
+/// stream, an export); a change hands its new events to subscribers as values.
+/// Storage writes the packed bytes as they are (`forEachRecord`).
+struct EventHistory: Equatable, Sendable {
     private static let chunkSize = 16
 
-    /// Full chunks of `chunkSize` events, oldest first; never mutated once sealed.
-    private var sealed: [[Event]] = []
-    /// The newest events, fewer than `chunkSize`.
-    private var tail: [Event] = []
-    /// How many events of `sealed[0]` are dropped already.
-    private var head = 0
+    /// The kept events, oldest first, in chunks: each event is its length (LEB128) then its
+    /// binary form. Full chunks of `chunkSize` events, never changed once sealed; none while
+    /// a session has had fewer events than that, which is most sessions.
+    private var sealed: [[UInt8]] = []
+    /// The newest events, fewer than `chunkSize`: the chunk a change copies.
+    private var tail: [UInt8] = []
     /// Every event of this revision and earlier has been dropped; 0 while nothing has.
     private(set) var droppedThrough = 0
+    // The counts are stored narrow, 8 bytes less in every session: `--events-kept` is at most
+    // 1,000,000, and a chunk of 16 events is far below 4 GB.
+    private var storedCount: Int32 = 0
+    private var storedHead: UInt32 = 0
+    private var storedTailCount: UInt8 = 0
+
+    /// How many events are kept.
+    private(set) var count: Int {
+        get { Int(storedCount) }
+        set { storedCount = Int32(newValue) }
+    }
+
+    /// Where the first kept event starts in the first chunk (`sealed[0]`, or the tail when
+    /// nothing is sealed): the events before it are dropped.
+    private var head: Int {
+        get { Int(storedHead) }
+        set { storedHead = UInt32(newValue) }
+    }
+
+    /// How many events the tail holds, dropped ones included.
+    private var tailCount: Int {
+        get { Int(storedTailCount) }
+        set { storedTailCount = UInt8(newValue) }
+    }
 
     init() {}
 
@@ -27,78 +59,90 @@ struct EventHistory: Hashable, Sendable {
         self.droppedThrough = droppedThrough
     }
 
-    /// The kept events, in revision order: whole chunks copied at a time (storage writes
-    /// this on every durable change, and element-by-element indexing showed in its profile).
+    /// The kept events, oldest first.
     var events: [Event] {
         var all: [Event] = []
         all.reserveCapacity(count)
-        forEachRun { all.append(contentsOf: $0) }
+        forEach { all.append($0) }
         return all
     }
 
-    /// Calls `body` with each kept event, oldest first, without copying them out.
+    /// Calls `body` with each kept event, oldest first.
     func forEach(_ body: (Event) throws -> Void) rethrows {
-        try forEachRun { run in
-            for event in run { try body(event) }
-        }
+        for record in records() { try body(Self.decode(record)) }
     }
 
-    /// The kept events as the runs of the chunks that hold them, oldest first: `head` applies
-    /// to the first chunk, or to the tail when no chunk is sealed.
-    private func forEachRun(_ body: (ArraySlice<Event>) throws -> Void) rethrows {
-        for (index, chunk) in sealed.enumerated() {
-            try body(index == 0 ? chunk[head...] : chunk[...])
-        }
-        try body(sealed.isEmpty ? tail[head...] : tail[...])
-    }
-
-    /// How many events are kept.
-    var count: Int {
-        sealed.count * Self.chunkSize + tail.count - head
-    }
-
-    /// The kept event at `index`, 0 being the oldest kept.
-    private subscript(index: Int) -> Event {
-        let position = index + head
-        let chunk = position / Self.chunkSize
-        return chunk < sealed.count ? sealed[chunk][position % Self.chunkSize] : tail[position - sealed.count * Self.chunkSize]
-    }
-
-    /// The kept events from `index` on.
-    private func suffix(from index: Int) -> some Sequence<Event> {
-        (index..<count).lazy.map { self[$0] }
+    /// Calls `body` with the binary form of each kept event, oldest first.
+    func forEachRecord(_ body: (ArraySlice<UInt8>) throws -> Void) rethrows {
+        for record in records() { try body(record) }
     }
 
     mutating func append(_ new: [Event], keeping limit: Int) {
         append(new)
         let limit = max(limit, 0)
         guard count > limit else { return }
-        var cut = count - limit
         // Never split a revision: drop the rest of the one the cut falls in.
-        while cut < count, self[cut].revision == self[cut - 1].revision {
-            cut += 1
+        var cut = count - limit
+        var dropped = 0
+        for (index, record) in records().enumerated() {
+            let revision = Self.revision(of: record)
+            if index >= cut {
+                guard revision == dropped else { break }
+                cut += 1
+            }
+            dropped = revision
         }
-        droppedThrough = self[cut - 1].revision
+        droppedThrough = dropped
         dropFirst(cut)
     }
 
     private mutating func append(_ new: [Event]) {
         for event in new {
-            tail.append(event)
-            if tail.count == Self.chunkSize {
-                sealed.append(tail)
-                tail = []
-            }
+            var packed = ByteWriter(capacity: 64)
+            packed.write(event)
+            appendRecord(packed.bytes)
         }
+        count += new.count
+    }
+
+    /// Adds one event's binary form, after its length, to the tail, sealing a full one first.
+    private mutating func appendRecord(_ record: [UInt8]) {
+        if tailCount == Self.chunkSize {
+            sealed.append(tail)
+            tail = []
+            tailCount = 0
+        }
+        // The tail is shared with the stored session (see above), so this copies it anyway:
+        // copy it to exactly the size it needs rather than to twice its size.
+        // The length prefix is one byte below 128, two below 16 K; more is reserved for larger ones.
+        let prefix = record.count < 0x80 ? 1 : record.count < 0x4000 ? 2 : 10
+        var grown = ByteWriter(capacity: tail.count + prefix + record.count)
+        grown.raw(tail[...])
+        grown.unsigned(UInt64(record.count))
+        grown.raw(record[...])
+        tail = grown.bytes
+        tailCount += 1
     }
 
     private mutating func dropFirst(_ dropped: Int) {
-        head += dropped
-        let whole = min(head / Self.chunkSize, sealed.count)
-        sealed.removeFirst(whole)
-        head -= whole * Self.chunkSize
-        if sealed.isEmpty, head > 0 {
-            tail.removeFirst(head)
+        var offset = head
+        for _ in 0..<dropped {
+            if let first = sealed.first, offset == first.count {
+                sealed.removeFirst()
+                offset = 0
+            }
+            offset = Self.end(ofRecordAt: offset, in: sealed.first ?? tail)
+        }
+        if let first = sealed.first, offset == first.count {
+            sealed.removeFirst()
+            offset = 0
+        }
+        head = offset
+        count -= dropped
+        if count == 0 {
+            sealed = []
+            tail = []
+            tailCount = 0
             head = 0
         }
     }
@@ -111,21 +155,82 @@ struct EventHistory: Hashable, Sendable {
         guard revision >= droppedThrough || droppedThrough == 0 else {
             throw .historyExpired(oldest: droppedThrough)
         }
-        // Newest first: a subscriber usually asks for the last few.
-        var start = count
-        while start > 0, self[start - 1].revision > revision { start -= 1 }
-        return Array(suffix(from: start))
+        var newer: [Event] = []
+        for record in records(skippingChunksThrough: revision) where Self.revision(of: record) > revision {
+            newer.append(Self.decode(record))
+        }
+        return newer
     }
 
-    /// Equal when the same events are kept and the same were dropped, however they are chunked.
+    /// Equal when the same events are kept and the same were dropped, however they are chunked:
+    /// equal events have equal binary forms.
     static func == (left: EventHistory, right: EventHistory) -> Bool {
         left.droppedThrough == right.droppedThrough && left.count == right.count
-            && left.suffix(from: 0).elementsEqual(right.suffix(from: 0))
+            && left.records().elementsEqual(right.records())
     }
 
-    func hash(into hasher: inout Hasher) {
-        hasher.combine(droppedThrough)
-        hasher.combine(count)
-        for event in suffix(from: 0) { hasher.combine(event) }
+    // MARK: Reading the packed events
+
+    /// The kept events' binary forms, oldest first; when `revision` is given, from the last
+    /// chunk whose first event is at or below it (the chunks before hold nothing newer).
+    private func records(skippingChunksThrough revision: Int? = nil) -> Records {
+        var first = 0
+        if let revision {
+            while first < sealed.count {
+                let next = first + 1 < sealed.count ? sealed[first + 1] : tail
+                guard !next.isEmpty, Self.revision(of: Self.record(at: 0, in: next)) <= revision else { break }
+                first += 1
+            }
+        }
+        return Records(sealed: sealed, tail: tail, chunk: first, offset: first == 0 ? head : 0)
+    }
+
+    private struct Records: Sequence, IteratorProtocol {
+        let sealed: [[UInt8]]
+        let tail: [UInt8]
+        /// The chunk being read: an index into `sealed`, or `sealed.count` for the tail.
+        var chunk: Int
+        var offset: Int
+
+        mutating func next() -> ArraySlice<UInt8>? {
+            while chunk <= sealed.count {
+                let bytes = chunk < sealed.count ? sealed[chunk] : tail
+                if offset < bytes.count {
+                    let record = EventHistory.record(at: offset, in: bytes)
+                    offset = record.endIndex
+                    return record
+                }
+                chunk += 1
+                offset = 0
+            }
+            return nil
+        }
+    }
+
+    /// The binary form of the event whose length prefix starts at `offset`.
+    private static func record(at offset: Int, in chunk: [UInt8]) -> ArraySlice<UInt8> {
+        var reader = ByteReader(chunk[offset...])
+        guard let length = try? reader.count() else { preconditionFailure("an event history's chunk is corrupt") }
+        let start = reader.position
+        return chunk[start..<start + length]
+    }
+
+    private static func end(ofRecordAt offset: Int, in chunk: [UInt8]) -> Int {
+        record(at: offset, in: chunk).endIndex
+    }
+
+    /// An event's revision, which its binary form starts with.
+    private static func revision(of record: ArraySlice<UInt8>) -> Int {
+        var reader = ByteReader(record)
+        guard let revision = try? reader.integer() else { preconditionFailure("an event history's record is corrupt") }
+        return revision
+    }
+
+    private static func decode(_ record: ArraySlice<UInt8>) -> Event {
+        var reader = ByteReader(record)
+        guard let event = try? reader.event(), reader.isAtEnd else {
+            preconditionFailure("an event history's record is corrupt")
+        }
+        return event
     }
 }

@@ -59,6 +59,12 @@ extension Session {
         try history.forEach(body)
     }
 
+    /// Calls `body` with each kept event's binary form (`ByteWriter.write(_: Event)`), oldest
+    /// first: what storage writes, without decoding and encoding the events again.
+    package func forEachKeptEventRecord(_ body: (ArraySlice<UInt8>) throws -> Void) rethrows {
+        try history.forEachRecord(body)
+    }
+
     /// This session as plain values, for storage and export.
     public var snapshot: Snapshot {
         Snapshot(

@@ -5,7 +5,7 @@ import Presentation
 /// Reading a stored session back: every value is rebuilt through the domain's own checked initializers.
 extension SessionCodec {
     /// The id, token digest and snapshot in `bytes`; the caller restores (and so checks) the session.
-    static func decode(_ bytes: [UInt8]) throws(SessionCodecError) -> (
+    static func decode(_ bytes: [UInt8]) throws(ByteDecodingError) -> (
         id: SessionID, tokenDigest: SessionTokenDigest, snapshot: Session.Snapshot
     ) {
         var reader = ByteReader(bytes)
@@ -47,7 +47,7 @@ extension SessionCodec {
 }
 
 extension ByteReader {
-    mutating func stack(depth: Int) throws(SessionCodecError) -> Stack {
+    mutating func stack(depth: Int) throws(ByteDecodingError) -> Stack {
         guard depth < SessionCodec.maxDepth else { throw .invalid("stacks nest too deeply") }
         let id = try identifier(StackID.init(rawValue:))
         var path: [Screen] = []
@@ -56,7 +56,7 @@ extension ByteReader {
         return try domain { () throws(PresentationError) in try Stack(restoring: id, path: path, presentation: presentation) }
     }
 
-    mutating func screen() throws(SessionCodecError) -> Screen {
+    mutating func screen() throws(ByteDecodingError) -> Screen {
         let id = try identifier(ScreenID.init(rawValue:))
         let name = try string()
         let title = try optional()
@@ -69,7 +69,7 @@ extension ByteReader {
         return Screen(restoring: id, spec: spec, result: result)
     }
 
-    mutating func presentation(depth: Int) throws(SessionCodecError) -> Presentation {
+    mutating func presentation(depth: Int) throws(ByteDecodingError) -> Presentation {
         let id = try identifier(PresentationID.init(rawValue:))
         let style = try named(PresentationStyle.init(rawValue:))
         let presentedBy = try identifier(ScreenID.init(rawValue:))
@@ -99,17 +99,9 @@ extension ByteReader {
         return Presentation(restoring: id, style: style, presentedBy: presentedBy, content: content)
     }
 
-    mutating func source() throws(SessionCodecError) -> ResultSource {
-        switch try byte() {
-        case 0: .screen(try identifier(ScreenID.init(rawValue:)))
-        case 1: .presentation(try identifier(PresentationID.init(rawValue:)))
-        case let other: throw .invalid("result source \(other)")
-        }
-    }
-
     /// Params as format 1 kept them (a tagged value) or as format 2 does (text); either way
     /// checked by the parser, so that nothing read from disk reaches an answer unchecked.
-    mutating func paramsText() throws(SessionCodecError) -> JSONText {
+    mutating func paramsText() throws(ByteDecodingError) -> JSONText {
         let utf8 = format == 1 ? Array(JSONText(try json(depth: 0)).description.utf8) : try data()
         do {
             return try JSONText(parsing: utf8, maxDepth: SessionCodec.maxDepth, maxStringBytes: .max)
@@ -118,63 +110,7 @@ extension ByteReader {
         }
     }
 
-    mutating func json(depth: Int) throws(SessionCodecError) -> JSONValue {
-        guard depth < SessionCodec.maxDepth else { throw .invalid("a JSON value nests too deeply") }
-        switch try byte() {
-        case 0: return .null
-        case 1: return .bool(false)
-        case 2: return .bool(true)
-        case 3: return .number(try string())
-        case 4: return .string(try string())
-        case 5:
-            var items: [JSONValue] = []
-            for _ in 0..<(try count()) { items.append(try json(depth: depth + 1)) }
-            return .array(items)
-        case 6:
-            var members: [JSONMember] = []
-            for _ in 0..<(try count()) { members.append(JSONMember(try string(), try json(depth: depth + 1))) }
-            return .object(members)
-        case let other:
-            throw .invalid("JSON tag \(other)")
-        }
-    }
-
-    mutating func event() throws(SessionCodecError) -> Event {
-        let revision = try integer()
-        let time = Date(timeIntervalSinceReferenceDate: try double())
-        let kind: EventKind
-        switch try byte() {
-        case 0:
-            kind = .pushed(screen: try identifier(ScreenID.init(rawValue:)), stack: try identifier(StackID.init(rawValue:)))
-        case 1:
-            var screens: [ScreenID] = []
-            for _ in 0..<(try count()) { screens.append(try identifier(ScreenID.init(rawValue:))) }
-            kind = .popped(screens: screens, stack: try identifier(StackID.init(rawValue:)))
-        case 2:
-            kind = .replaced(
-                old: try identifier(ScreenID.init(rawValue:)), new: try identifier(ScreenID.init(rawValue:)),
-                stack: try identifier(StackID.init(rawValue:)))
-        case 3:
-            let id = try identifier(PresentationID.init(rawValue:))
-            let style = try named(PresentationStyle.init(rawValue:))
-            let by = try identifier(ScreenID.init(rawValue:))
-            let stack = try optional().map { raw throws(SessionCodecError) in try Self.parse(raw, StackID.init(rawValue:)) }
-            kind = .presented(id, style: style, by: by, stack: stack)
-        case 4:
-            kind = .dismissed(try identifier(PresentationID.init(rawValue:)), by: try identifier(ScreenID.init(rawValue:)))
-        case 5:
-            kind = .cancelled(try identifier(PresentationID.init(rawValue:)), by: try identifier(ScreenID.init(rawValue:)))
-        case 6:
-            kind = .result(to: try identifier(ScreenID.init(rawValue:)), from: try source(), value: try json(depth: 0))
-        case 7:
-            kind = .rootSet(screen: try identifier(ScreenID.init(rawValue:)), stack: try identifier(StackID.init(rawValue:)))
-        case let other:
-            throw .invalid("event kind \(other)")
-        }
-        return Event(revision: revision, time: time, kind: kind)
-    }
-
-    mutating func outcome() throws(SessionCodecError) -> PresentationOutcome {
+    mutating func outcome() throws(ByteDecodingError) -> PresentationOutcome {
         let id = try identifier(PresentationID.init(rawValue:))
         let style = try named(PresentationStyle.init(rawValue:))
         let presentedBy = try identifier(ScreenID.init(rawValue:))
@@ -183,23 +119,8 @@ extension ByteReader {
         return PresentationOutcome(id: id, style: style, presentedBy: presentedBy, status: status, result: result)
     }
 
-    /// An id read as a string and checked by the id type's own initializer.
-    private mutating func identifier<ID>(_ make: (String) -> ID?) throws(SessionCodecError) -> ID {
-        try Self.parse(try string(), make)
-    }
-
-    /// A raw-value enum (style, role, status) read as its name.
-    private mutating func named<Value>(_ make: (String) -> Value?) throws(SessionCodecError) -> Value {
-        try Self.parse(try string(), make)
-    }
-
-    private static func parse<Value>(_ raw: String, _ make: (String) -> Value?) throws(SessionCodecError) -> Value {
-        guard let value = make(raw) else { throw .invalid("\"\(raw)\" is not a valid \(Value.self)") }
-        return value
-    }
-
     /// Runs a checked domain initializer, reporting its refusal as a codec error.
-    private func domain<Value>(_ make: () throws(PresentationError) -> Value) throws(SessionCodecError) -> Value {
+    private func domain<Value>(_ make: () throws(PresentationError) -> Value) throws(ByteDecodingError) -> Value {
         do {
             return try make()
         } catch {

@@ -11,7 +11,7 @@ enum SessionCodec {
     static let version: UInt8 = 2
     static let oldestReadable: UInt8 = 1
     /// Deeper nesting (of JSON values, or of stacks) than any request could have made means corruption.
-    static let maxDepth = 1024
+    static let maxDepth = ByteReader.maxDepth
 
     static func encode(_ session: Session) -> [UInt8] {
         // Everything `Session.Snapshot` holds, read part by part: the snapshot would copy the
@@ -27,7 +27,7 @@ enum SessionCodec {
         writer.write(session.root)
         writer.integer(session.eventsDroppedThrough)
         writer.unsigned(UInt64(session.keptEventCount))
-        session.forEachKeptEvent { writer.write($0) }
+        session.forEachKeptEventRecord { writer.raw($0) }
         let outcomes = session.keptOutcomes
         writer.unsigned(UInt64(outcomes.count))
         for outcome in outcomes { writer.write(outcome) }
@@ -91,85 +91,6 @@ extension ByteWriter {
                 optional(field.placeholder)
                 bool(field.secure)
             }
-        }
-    }
-
-    mutating func write(_ source: ResultSource) {
-        switch source {
-        case .screen(let id):
-            byte(0)
-            string(id.rawValue)
-        case .presentation(let id):
-            byte(1)
-            string(id.rawValue)
-        }
-    }
-
-    mutating func write(_ value: JSONValue) {
-        switch value {
-        case .null: byte(0)
-        case .bool(let bool): byte(bool ? 2 : 1)
-        case .number(let spelling):
-            byte(3)
-            string(spelling)
-        case .string(let text):
-            byte(4)
-            string(text)
-        case .array(let items):
-            byte(5)
-            unsigned(UInt64(items.count))
-            for item in items { write(item) }
-        case .object(let members):
-            byte(6)
-            unsigned(UInt64(members.count))
-            for member in members {
-                string(member.key)
-                write(member.value)
-            }
-        }
-    }
-
-    mutating func write(_ event: Event) {
-        integer(event.revision)
-        double(event.time.timeIntervalSinceReferenceDate)
-        switch event.kind {
-        case .pushed(let screen, let stack):
-            byte(0)
-            string(screen.rawValue)
-            string(stack.rawValue)
-        case .popped(let screens, let stack):
-            byte(1)
-            unsigned(UInt64(screens.count))
-            for screen in screens { string(screen.rawValue) }
-            string(stack.rawValue)
-        case .replaced(let old, let new, let stack):
-            byte(2)
-            string(old.rawValue)
-            string(new.rawValue)
-            string(stack.rawValue)
-        case .presented(let id, let style, let by, let stack):
-            byte(3)
-            string(id.rawValue)
-            string(style.rawValue)
-            string(by.rawValue)
-            optional(stack?.rawValue)
-        case .dismissed(let id, let by):
-            byte(4)
-            string(id.rawValue)
-            string(by.rawValue)
-        case .cancelled(let id, let by):
-            byte(5)
-            string(id.rawValue)
-            string(by.rawValue)
-        case .result(let to, let from, let value):
-            byte(6)
-            string(to.rawValue)
-            write(from)
-            write(value)
-        case .rootSet(let screen, let stack):
-            byte(7)
-            string(screen.rawValue)
-            string(stack.rawValue)
         }
     }
 

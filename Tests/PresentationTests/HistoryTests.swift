@@ -91,4 +91,22 @@ struct HistoryTests {
         #expect(session.keptEvents.count == 50)
         #expect(session.keptEvents.map(\.revision) == Array(32...81))
     }
+
+    /// A live history has dropped events at the front of its first chunk; a restored one starts
+    /// its chunks afresh. They hold the same events, so they are equal.
+    @Test("A history read back equals the one it was read from, however its chunks fall", arguments: [5, 16, 21])
+    func equalAcrossChunking(kept: Int) throws {
+        var session = Fixture.session()
+        let limits = Limits(eventsKept: kept)
+        for round in 0..<45 {
+            try session.run(round % 2 == 0 ? .push(Fixture.spec("a")) : .pop(result: .string("r\(round)")), limits: limits)
+        }
+        let restored = try Session(
+            id: session.id, tokenDigest: session.tokenDigest, restoring: session.snapshot, limits: limits)
+        #expect(restored.keptEvents == session.keptEvents)
+        #expect(restored == session)
+        var other = restored
+        try other.run(.push(Fixture.spec("b")), limits: limits)
+        #expect(other != session)
+    }
 }

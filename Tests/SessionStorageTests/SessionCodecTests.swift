@@ -57,9 +57,9 @@ struct SessionCodecTests {
     func truncations() throws {
         let bytes = SessionCodec.encode(try StorageFixture.busySession(id: StorageFixture.id(3)))
         for length in 0..<bytes.count {
-            #expect(throws: SessionCodecError.self) { try SessionCodec.decode(Array(bytes[..<length])) }
+            #expect(throws: ByteDecodingError.self) { try SessionCodec.decode(Array(bytes[..<length])) }
         }
-        #expect(throws: SessionCodecError.self) { try SessionCodec.decode(bytes + [0]) }
+        #expect(throws: ByteDecodingError.self) { try SessionCodec.decode(bytes + [0]) }
     }
 
     @Test("A row written in format 1, params as a tagged value, reads back with the same params, as text")
@@ -98,17 +98,17 @@ struct SessionCodecTests {
         let at = try #require((0..<bytes.count - 2).last { bytes[$0] == 2 && bytes[$0 + 1] == 0x7B && bytes[$0 + 2] == 0x7D })
         var broken = bytes
         broken[at + 2] = 0x7B  // "{{"
-        #expect(throws: SessionCodecError.self) { try SessionCodec.decode(broken) }
+        #expect(throws: ByteDecodingError.self) { try SessionCodec.decode(broken) }
         broken = bytes
         broken[at + 1] = 0x5B
         broken[at + 2] = 0x5D  // "[]": JSON, but not an object
-        #expect(throws: SessionCodecError.self) { try SessionCodec.decode(broken) }
+        #expect(throws: ByteDecodingError.self) { try SessionCodec.decode(broken) }
     }
 
     @Test("A format version this server does not know is refused")
     func unknownVersion() throws {
         var bytes = SessionCodec.encode(try StorageFixture.busySession(id: StorageFixture.id(4)))
         bytes[0] = 99
-        #expect(throws: SessionCodecError.self) { try SessionCodec.decode(bytes) }
+        #expect(throws: ByteDecodingError.self) { try SessionCodec.decode(bytes) }
     }
 }

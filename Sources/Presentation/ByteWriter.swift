@@ -1,20 +1,23 @@
-import JSON
+package import JSON
 
-/// Appends the primitives of the stored session format: variable-length integers, strings, bytes.
+/// Appends the primitives of the binary forms: variable-length integers, strings, bytes.
+///
+/// Shared by the event history (which keeps its events packed this way) and the stored
+/// session format in SessionStorage, so an event has one binary form in memory and on disk.
 ///
 /// Integers are LEB128 after a zigzag turn, so small numbers, the usual case, take one byte.
-struct ByteWriter {
-    private(set) var bytes: [UInt8] = []
+package struct ByteWriter {
+    package private(set) var bytes: [UInt8] = []
 
-    init(capacity: Int = 1024) {
+    package init(capacity: Int = 1024) {
         bytes.reserveCapacity(capacity)
     }
 
-    mutating func byte(_ value: UInt8) {
+    package mutating func byte(_ value: UInt8) {
         bytes.append(value)
     }
 
-    mutating func unsigned(_ value: UInt64) {
+    package mutating func unsigned(_ value: UInt64) {
         var rest = value
         while rest >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
@@ -23,26 +26,31 @@ struct ByteWriter {
         bytes.append(UInt8(rest))
     }
 
-    mutating func integer(_ value: Int) {
+    package mutating func integer(_ value: Int) {
         let wide = Int64(value)
         unsigned(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)))
     }
 
-    mutating func bool(_ value: Bool) {
+    package mutating func bool(_ value: Bool) {
         bytes.append(value ? 1 : 0)
     }
 
     /// The exact bits of a double, little-endian: dates come back to the same instant.
-    mutating func double(_ value: Double) {
+    package mutating func double(_ value: Double) {
         withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    mutating func data(_ value: [UInt8]) {
+    package mutating func data(_ value: [UInt8]) {
         unsigned(UInt64(value.count))
         bytes.append(contentsOf: value)
     }
 
-    mutating func string(_ value: String) {
+    /// Bytes as they are, with no length: for what is already in this form.
+    package mutating func raw(_ value: ArraySlice<UInt8>) {
+        bytes.append(contentsOf: value)
+    }
+
+    package mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             unsigned(UInt64(utf8.count))
@@ -51,13 +59,13 @@ struct ByteWriter {
     }
 
     /// JSON kept as text goes as its bytes, like a string.
-    mutating func text(_ value: JSONText) {
+    package mutating func text(_ value: JSONText) {
         unsigned(UInt64(value.count))
         value.withUTF8 { bytes.append(contentsOf: $0) }
     }
 
     /// A presence byte, then the string when there is one.
-    mutating func optional(_ value: String?) {
+    package mutating func optional(_ value: String?) {
         bool(value != nil)
         if let value { string(value) }
     }

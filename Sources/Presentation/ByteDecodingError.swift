@@ -1,0 +1,12 @@
+/// Why bytes are not what `ByteWriter` wrote: cut short, or holding a value no writer writes.
+package enum ByteDecodingError: Error, CustomStringConvertible {
+    case truncated
+    case invalid(String)
+
+    package var description: String {
+        switch self {
+        case .truncated: "the bytes end too early"
+        case .invalid(let reason): "the bytes are not valid: \(reason)"
+        }
+    }
+}
