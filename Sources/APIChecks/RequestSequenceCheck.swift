@@ -36,7 +36,7 @@ public enum RequestSequenceCheck {
         let next = { @Sendable in numbers.withLock { number -> Int in number += 1; return number } }
         let store = InMemorySessionStore(
             limits: limits, clock: { start },
-            makeID: { SessionID(rawValue: "FuzzSession" + String(format: "%011d", next()))! },
+            makeID: { SessionID(rawValue: "FuzzSession" + String(format: "%010d", next()) + "A")! },
             makeToken: { SessionToken(rawValue: "token" + String(format: "%038d", next()))! })
         // No heartbeat within a run: an event stream opened here is never ended (nothing plays
         // libmicrohttpd's part), so it keeps its API's heartbeat alive, and beating every few

@@ -22,19 +22,26 @@ enum Base64URL {
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// True when `string` has exactly `length` characters, all from the alphabet.
-    static func isEncoded(_ string: String, length: Int) -> Bool {
-        string.utf8.count == length && string.utf8.allSatisfy(isAlphabetByte)
+    /// The character for a 6-bit value.
+    static func character(of value: UInt8) -> UInt8 {
+        alphabet[Int(value & 0x3F)]
     }
 
-    private static func isAlphabetByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
-            true
-        default:
-            false
+    /// The 6-bit value a character stands for; nil for a byte outside the alphabet.
+    static func value(of character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): character - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): character - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): 62
+        case UInt8(ascii: "_"): 63
+        default: nil
         }
+    }
+
+    /// True when `string` has exactly `length` characters, all from the alphabet.
+    static func isEncoded(_ string: String, length: Int) -> Bool {
+        string.utf8.count == length && string.utf8.allSatisfy { value(of: $0) != nil }
     }
 
     /// `count` bytes from the system's secure generator (getrandom on Linux, arc4random on Darwin).

@@ -170,8 +170,8 @@ public final class InMemorySessionStore: SessionStore {
 
     public func sessions(after: SessionID?, limit: Int) -> [Session] {
         var ids = shards.flatMap { shard in shard.entries.withLock { Array($0.keys) } }
-        if let after { ids.removeAll { $0.rawValue <= after.rawValue } }
-        ids.sort { $0.rawValue < $1.rawValue }
+        if let after { ids.removeAll { $0 <= after } }
+        ids.sort()
         // A listing is no use of the session: it must not keep it from expiring.
         let now = clock()
         return ids.lazy.compactMap { id in

@@ -1,35 +1,80 @@
 /// A session's public name: 128 random bits in URL-safe base64, 22 characters.
-public struct SessionID: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-    public let rawValue: String
+///
+/// Kept as its 128 bits rather than as its characters: a String of 22 characters is too long
+/// to be stored inline, so every session paid a 64-byte allocation for its name. The
+/// characters are made again when the name is written out.
+public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
+    private static let length = 22
 
-    /// Accepts only the shape `random()` produces, so garbage from a URL is refused before any lookup.
+    /// The first 64 bits and the last 64, in the order the characters spell them.
+    private let high: UInt64
+    private let low: UInt64
+
+    /// Accepts only what `random()` produces, so garbage from a URL is refused before any lookup.
+    ///
+    /// 22 characters hold 132 bits and an id has 128: the last character carries 2 bits, and
+    /// in an id this server made its other 4 are zero. Other spellings name no session.
     public init?(rawValue: String) {
-        guard Base64URL.isEncoded(rawValue, length: 22) else { return nil }
-        self.rawValue = rawValue
+        guard rawValue.utf8.count == Self.length else { return nil }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for (index, byte) in rawValue.utf8.enumerated() {
+            guard let value = Base64URL.value(of: byte) else { return nil }
+            let isLast = index == Self.length - 1
+            guard !isLast || value & 0x0F == 0 else { return nil }
+            let width: UInt64 = isLast ? 2 : 6
+            high = high << width | low >> (64 - width)
+            low = low << width | UInt64(isLast ? value >> 4 : value)
+        }
+        self.high = high
+        self.low = low
     }
 
     /// A new id from the system's cryptographically secure generator.
     public static func random() -> SessionID {
-        SessionID(checked: Base64URL.encode(Base64URL.randomBytes(count: 16)))
+        var generator = SystemRandomNumberGenerator()
+        return SessionID(high: generator.next(), low: generator.next())
     }
 
-    private init(checked rawValue: String) {
-        self.rawValue = rawValue
+    private init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    public var rawValue: String {
+        String(unsafeUninitializedCapacity: Self.length) { buffer in
+            for index in 0..<Self.length { buffer[index] = Base64URL.character(of: sextet(at: index)) }
+            return Self.length
+        }
     }
 
     public var description: String { rawValue }
 
-    /// A number spread evenly over ids, 0 to 63, for picking a shard without hashing the
-    /// whole id: the six random bits its first character encodes. (Not the last character:
-    /// 22 characters carry 132 bits for 128, so the last one has only 2 random bits.)
-    public var shardKey: Int {
-        guard let first = rawValue.utf8.first else { return 0 }
-        switch first {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): return Int(first - UInt8(ascii: "A"))
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): return Int(first - UInt8(ascii: "a")) + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): return Int(first - UInt8(ascii: "0")) + 52
-        case UInt8(ascii: "-"): return 62
-        default: return 63
+    /// The 6-bit value character `index` spells (the last one holds 2 bits, shifted up).
+    private func sextet(at index: Int) -> UInt8 {
+        guard index < Self.length - 1 else { return UInt8(low & 0x03) << 4 }
+        // Character `index` holds the 6 bits from 6 × index down from the most significant of
+        // the 128, so its lowest bit sits this far above bit 0; the 10th straddles the halves.
+        let shift = 122 - 6 * index
+        let bits: UInt64
+        switch shift {
+        case 64...: bits = high >> UInt64(shift - 64)
+        case 59..<64: bits = high << UInt64(64 - shift) | low >> UInt64(shift)
+        default: bits = low >> UInt64(shift)
         }
+        return UInt8(bits & 0x3F)
     }
+
+    /// The same order as the ids' characters (ASCII), which listings page through.
+    public static func < (left: SessionID, right: SessionID) -> Bool {
+        for index in 0..<length {
+            let a = Base64URL.character(of: left.sextet(at: index))
+            let b = Base64URL.character(of: right.sextet(at: index))
+            if a != b { return a < b }
+        }
+        return false
+    }
+
+    /// Spreads sessions over the store's shards: the first character's value, 0 to 63.
+    public var shardKey: Int { Int(high >> 58) }
 }

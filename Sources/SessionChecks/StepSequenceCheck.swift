@@ -22,7 +22,7 @@ public enum StepSequenceCheck {
         public var applied = 0
     }
 
-    static let id = SessionID(rawValue: "FuzzFuzzFuzzFuzzFuzzFu")!
+    static let id = SessionID(rawValue: "FuzzFuzzFuzzFuzzFuzzFA")!
     static let token = SessionToken(rawValue: String(repeating: "f", count: 43))!
     static let start = Date(timeIntervalSince1970: 1_800_000_000)
 

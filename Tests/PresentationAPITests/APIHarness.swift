@@ -13,7 +13,7 @@ struct APIHarness {
         var counter = 0
         let ids = (0..<1000).map { _ -> SessionID in
             counter += 1
-            return SessionID(rawValue: String(repeating: "a", count: 20) + String(format: "%02d", counter % 100))!
+            return SessionID(rawValue: String(repeating: "a", count: 19) + String(format: "%02d", counter % 100) + "A")!
         }
         let next = Counter()
         // One fixed time for the API and the store's leases, so that no session expires once

@@ -26,6 +26,29 @@ struct IdentifierTests {
         #expect(counts.allSatisfy { (800...1200).contains($0) }, "\(counts)")
     }
 
+    /// Kept as bits, an id must still spell, compare and sort as its characters do: listings
+    /// page through ids in that order, with `after=` the last id of the page before.
+    @Test("A session id spells its characters back and orders as they do")
+    func sessionIDCharactersAndOrder() throws {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        var generator = SystemRandomNumberGenerator()
+        var spelled: [String] = []
+        for _ in 0..<2000 {
+            let body = String((0..<21).map { _ in alphabet[Int(generator.next() % 64)] })
+            let last = ["A", "Q", "g", "w"][Int(generator.next() % 4)]
+            spelled.append(body + last)
+        }
+        // Every position at both ends of the alphabet, the 10th character straddling the two halves included.
+        spelled += ["AAAAAAAAAAAAAAAAAAAAAA", "__________________________"].map { String($0.prefix(21)) + "w" }
+        let ids = try spelled.map { try #require(SessionID(rawValue: $0)) }
+        #expect(ids.map(\.rawValue) == spelled)
+        #expect(ids.sorted().map(\.rawValue) == spelled.sorted())
+        for (left, right) in zip(ids, ids.reversed()) {
+            #expect((left < right) == (left.rawValue < right.rawValue))
+            #expect((left == right) == (left.rawValue == right.rawValue))
+        }
+    }
+
     @Test("Random tokens are 43 URL-safe characters and differ")
     func randomTokens() {
         let tokens = (0..<1000).map { _ in SessionToken.random() }
@@ -41,7 +64,10 @@ struct IdentifierTests {
         "A session id from a URL is accepted only in the shape random ids have",
         arguments: [
             ("AAAAAAAAAAAAAAAAAAAAAA", true),
-            ("abcXYZ019_-abcXYZ019_-", true),
+            ("abcXYZ019_-abcXYZ019_w", true),
+            // 22 characters hold 132 bits, an id 128: the last one's low 4 bits are always zero.
+            ("AAAAAAAAAAAAAAAAAAAAAB", false),
+            ("abcXYZ019_-abcXYZ019_-", false),
             ("AAAAAAAAAAAAAAAAAAAAA", false),
             ("AAAAAAAAAAAAAAAAAAAAAAA", false),
             ("AAAAAAAAAAAAAAAAAAAAA=", false),

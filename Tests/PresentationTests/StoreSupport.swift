@@ -11,12 +11,12 @@ final class IDSequence: Sendable {
             return number
         }
         let digits = String(number)
-        return SessionID(rawValue: String(repeating: "A", count: 22 - digits.count) + digits)!
+        return SessionID(rawValue: String(repeating: "A", count: 21 - digits.count) + digits + "A")!
     }
 
     static func id(_ number: Int) -> SessionID {
         let digits = String(number)
-        return SessionID(rawValue: String(repeating: "A", count: 22 - digits.count) + digits)!
+        return SessionID(rawValue: String(repeating: "A", count: 21 - digits.count) + digits + "A")!
     }
 
     static func store(limits: Limits = .default) -> InMemorySessionStore {

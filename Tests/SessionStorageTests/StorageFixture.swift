@@ -81,6 +81,6 @@ enum StorageFixture {
 
     static func id(_ number: Int) -> SessionID {
         let digits = String(number)
-        return SessionID(rawValue: String(repeating: "B", count: 22 - digits.count) + digits)!
+        return SessionID(rawValue: String(repeating: "B", count: 21 - digits.count) + digits + "A")!
     }
 }
