@@ -1,7 +1,5 @@
 /// The URL-safe base64 alphabet without padding (RFC 4648 §5), for ids and tokens that go in URLs and headers.
 enum Base64URL {
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
-
     /// Encodes `bytes` without `=` padding: 16 bytes give 22 characters, 32 give 43.
     static func encode(_ bytes: [UInt8]) -> String {
         var output: [UInt8] = []
@@ -15,16 +13,22 @@ enum Base64URL {
             }
             // n bytes carry 8n bits, which need n + 1 six-bit characters.
             for position in 0...chunk.count {
-                output.append(alphabet[(bits >> (18 - 6 * position)) & 0x3F])
+                output.append(character(of: UInt8((bits >> (18 - 6 * position)) & 0x3F)))
             }
             index += 3
         }
         return String(decoding: output, as: UTF8.self)
     }
 
-    /// The character for a 6-bit value.
+    /// The character for a 6-bit value (by arithmetic: session ids are spelled often).
     static func character(of value: UInt8) -> UInt8 {
-        alphabet[Int(value & 0x3F)]
+        switch value & 0x3F {
+        case let value where value < 26: UInt8(ascii: "A") + value
+        case let value where value < 52: UInt8(ascii: "a") + value - 26
+        case let value where value < 62: UInt8(ascii: "0") + value - 52
+        case 62: UInt8(ascii: "-")
+        default: UInt8(ascii: "_")
+        }
     }
 
     /// The 6-bit value a character stands for; nil for a byte outside the alphabet.

@@ -65,6 +65,17 @@ public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Custo
         return UInt8(bits & 0x3F)
     }
 
+    // Written out: for a RawRepresentable type, the standard library's defaults compare and
+    // hash `rawValue`, which would spell the id out on every dictionary lookup.
+    public static func == (left: SessionID, right: SessionID) -> Bool {
+        left.high == right.high && left.low == right.low
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(high)
+        hasher.combine(low)
+    }
+
     /// The same order as the ids' characters (ASCII), which listings page through.
     public static func < (left: SessionID, right: SessionID) -> Bool {
         for index in 0..<length {
