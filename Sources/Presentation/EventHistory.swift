@@ -14,7 +14,7 @@
 ///
 /// The events are decoded only when they are read back (a client resuming its event
 /// stream, an export); a change hands its new events to subscribers as values.
-/// Storage writes the packed bytes as they are (`forEachRecord`).
+/// Storage writes the packed bytes as they are (`forEachRecord(after:)`).
 struct EventHistory: Equatable, Sendable {
     private static let chunkSize = 16
 
@@ -72,9 +72,20 @@ struct EventHistory: Equatable, Sendable {
         for record in records() { try body(Self.decode(record)) }
     }
 
-    /// Calls `body` with the binary form of each kept event, oldest first.
-    func forEachRecord(_ body: (ArraySlice<UInt8>) throws -> Void) rethrows {
-        for record in records() { try body(record) }
+    /// Calls `body` with the revision and binary form of each kept event above `revision`,
+    /// oldest first: what a durable write adds to the events it has stored.
+    func forEachRecord<Failure: Error>(
+        after revision: Int, _ body: (Int, ArraySlice<UInt8>) throws(Failure) -> Void
+    ) throws(Failure) {
+        for record in records(skippingChunksThrough: revision) {
+            let recordRevision = Self.revision(of: record)
+            if recordRevision > revision { try body(recordRevision, record) }
+        }
+    }
+
+    /// The bytes the kept events take packed, length prefixes included.
+    var byteCount: Int {
+        sealed.reduce(tail.count) { $0 + $1.count } - head
     }
 
     mutating func append(_ new: [Event], keeping limit: Int) {

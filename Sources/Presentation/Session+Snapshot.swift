@@ -59,11 +59,15 @@ extension Session {
         try history.forEach(body)
     }
 
-    /// Calls `body` with each kept event's binary form (`ByteWriter.write(_: Event)`), oldest
-    /// first: what storage writes, without decoding and encoding the events again.
-    package func forEachKeptEventRecord(_ body: (ArraySlice<UInt8>) throws -> Void) rethrows {
-        try history.forEachRecord(body)
+    /// Calls `body` with the revision and binary form of each kept event above `revision`.
+    package func forEachKeptEventRecord<Failure: Error>(
+        after revision: Int, _ body: (Int, ArraySlice<UInt8>) throws(Failure) -> Void
+    ) throws(Failure) {
+        try history.forEachRecord(after: revision, body)
     }
+
+    /// The bytes the kept events take in their binary form.
+    package var keptEventBytes: Int { history.byteCount }
 
     /// This session as plain values, for storage and export.
     public var snapshot: Snapshot {

@@ -17,13 +17,13 @@ public final class SQLiteJournal: SessionJournal {
     }
 
     public func save(_ session: Session, lease: SessionLease) throws(PresentationError) {
-        try queue.perform(.save(session.id, body: SessionCodec.encode(session), lease: lease))
+        try queue.perform(.save(session, body: SessionCodec.encode(session), lease: lease))
     }
 
     public func save(
         _ session: Session, lease: SessionLease, then done: @escaping @Sendable (PresentationError?) -> Void
     ) {
-        queue.enqueue(.save(session.id, body: SessionCodec.encode(session), lease: lease), then: done)
+        queue.enqueue(.save(session, body: SessionCodec.encode(session), lease: lease), then: done)
     }
 
     public func remove(_ ids: [SessionID]) throws(PresentationError) {

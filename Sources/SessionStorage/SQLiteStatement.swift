@@ -27,9 +27,9 @@ final class SQLiteStatement {
                 status = sqlite3_bind_int64(handle, index, Int64(integer))
             case .real(let real):
                 status = sqlite3_bind_double(handle, index, real)
-            case .text(let text):
-                let utf8 = Array(text.utf8)
-                status = utf8.withUnsafeBufferPointer { buffer in
+            case .text(var text):
+                // A native string lends its own bytes (SQLite copies them); no array in between.
+                status = text.withUTF8 { buffer in
                     buffer.withMemoryRebound(to: CChar.self) {
                         CSQLite_bind_text(handle, index, $0.baseAddress, Int32($0.count))
                     }

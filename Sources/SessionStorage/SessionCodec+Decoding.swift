@@ -4,8 +4,10 @@ import Presentation
 
 /// Reading a stored session back: every value is rebuilt through the domain's own checked initializers.
 extension SessionCodec {
-    /// The id, token digest and snapshot in `bytes`; the caller restores (and so checks) the session.
-    static func decode(_ bytes: [UInt8]) throws(ByteDecodingError) -> (
+    /// The id, token digest and snapshot in `bytes`, with `events` (the session's rows of the
+    /// events table, oldest first) as its kept events; the caller restores (and so checks) the
+    /// session. Rows of formats 1 and 2 hold their events, and have no rows of events.
+    static func decode(_ bytes: [UInt8], events eventRows: [[UInt8]] = []) throws(ByteDecodingError) -> (
         id: SessionID, tokenDigest: SessionTokenDigest, snapshot: Session.Snapshot
     ) {
         var reader = ByteReader(bytes)
@@ -26,7 +28,16 @@ extension SessionCodec {
         let root = try reader.stack(depth: 0)
         let droppedThrough = try reader.integer()
         var events: [Event] = []
-        for _ in 0..<(try reader.count()) { events.append(try reader.event()) }
+        if format >= eventsApart {
+            for row in eventRows {
+                var rowReader = ByteReader(row)
+                events.append(try rowReader.event())
+                guard rowReader.isAtEnd else { throw .invalid("bytes follow the end of an event") }
+            }
+        } else {
+            guard eventRows.isEmpty else { throw .invalid("a format \(format) row has rows of events") }
+            for _ in 0..<(try reader.count()) { events.append(try reader.event()) }
+        }
         var outcomes: [PresentationOutcome] = []
         for _ in 0..<(try reader.count()) { outcomes.append(try reader.outcome()) }
         var replies: [(key: String, reply: RecordedReply)] = []

@@ -2,14 +2,20 @@ import Foundation
 import JSON
 import Presentation
 
-/// The bytes of one stored session: everything `Session.Snapshot` holds, with the id and token digest.
+/// The bytes of one stored session: everything `Session.Snapshot` holds but its kept events,
+/// with the id and token digest. The events are rows of their own (SessionTable), each in
+/// its binary form (Event+Bytes.swift), so that a change writes its new events rather than
+/// the whole history again.
 ///
 /// A compact binary form, written and read only here; the first byte is the format version, so a
 /// later format can read rows an older server wrote. SQLite provides the crash safety around it.
 enum SessionCodec {
-    /// 2: a screen's params are their JSON text (1: a tagged JSON value, still read).
-    static let version: UInt8 = 2
+    /// 3: the kept events are rows of the events table (1 and 2, still read: they are inline).
+    /// 2: a screen's params are their JSON text (1: a tagged JSON value).
+    static let version: UInt8 = 3
     static let oldestReadable: UInt8 = 1
+    /// The first format whose events are not inline.
+    static let eventsApart: UInt8 = 3
     /// Deeper nesting (of JSON values, or of stacks) than any request could have made means corruption.
     static let maxDepth = ByteReader.maxDepth
 
@@ -26,8 +32,6 @@ enum SessionCodec {
         writer.integer(session.lastIssuedID)
         writer.write(session.root)
         writer.integer(session.eventsDroppedThrough)
-        writer.unsigned(UInt64(session.keptEventCount))
-        session.forEachKeptEventRecord { writer.raw($0) }
         let outcomes = session.keptOutcomes
         writer.unsigned(UInt64(outcomes.count))
         for outcome in outcomes { writer.write(outcome) }

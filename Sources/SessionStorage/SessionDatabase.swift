@@ -42,12 +42,13 @@ public enum SessionDatabase {
         var expired: [SessionID] = []
         do {
             try table.rows { rawID, body, lease in
-                let session = try restore(rawID, body, limits: restoring, path: path)
+                let events = try table.events(of: rawID)
+                let session = try restore(rawID, body, events: events, limits: restoring, path: path)
                 if lease.isExpired(at: now) {
                     expired.append(session.id)
                 } else {
                     sessions.append((session, lease))
-                    table.noteLoaded(session.id, bytes: body.count)
+                    table.noteLoaded(session, body: body, eventsHadRows: !events.isEmpty)
                 }
             }
             if !expired.isEmpty {
@@ -82,7 +83,7 @@ public enum SessionDatabase {
                 guard applicationID == SessionTable.applicationID else {
                     throw StorageOpenError.unknownFormat(path: path, reason: "its application id is \(applicationID)")
                 }
-                guard version == SessionTable.schemaVersion else {
+                guard version == SessionTable.schemaVersion || SessionTable.upgrade[version] != nil else {
                     throw StorageOpenError.unknownFormat(path: path, reason: "schema version \(version)")
                 }
             }
@@ -101,6 +102,8 @@ public enum SessionDatabase {
             }
             if isNew {
                 try connection.execute("BEGIN IMMEDIATE; \(SessionTable.schema) COMMIT;")
+            } else if let upgrade = SessionTable.upgrade[version] {
+                try connection.execute("BEGIN IMMEDIATE; \(upgrade) COMMIT;")
             }
             return try SessionTable(connection: connection)
         } catch let error as StorageOpenError {
@@ -114,9 +117,11 @@ public enum SessionDatabase {
     }
 
     /// One row back to a session: decoded, its id matching its key, every invariant checked.
-    private static func restore(_ rawID: String, _ body: [UInt8], limits: Limits, path: String) throws -> Session {
+    private static func restore(
+        _ rawID: String, _ body: [UInt8], events: [[UInt8]], limits: Limits, path: String
+    ) throws -> Session {
         do {
-            let decoded = try SessionCodec.decode(body)
+            let decoded = try SessionCodec.decode(body, events: events)
             guard decoded.id.rawValue == rawID else {
                 throw StorageOpenError.invalidSession(path: path, id: rawID, reason: "its bytes name session \(decoded.id)")
             }

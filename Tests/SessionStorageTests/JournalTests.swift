@@ -149,7 +149,7 @@ struct JournalTests {
         let kept = try store.create(root: StorageFixture.spec("a"), now: Date()).session
         let deleted = try store.create(root: StorageFixture.spec("b"), now: Date()).session
         #expect(try store.delete(deleted.id))
-        #expect(store.storedBytes == SessionCodec.encode(kept).count)
+        #expect(store.storedBytes == SessionTable.storedSize(of: kept, body: SessionCodec.encode(kept)))
         recovery.journal.close()
         let reopened = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
         defer { reopened.journal.close() }

@@ -12,7 +12,7 @@ struct SessionCodecTests {
         #expect(session.keptEvents.count <= 12, "the fixture should have trimmed history")
         #expect(session.top.alert != nil)
         let bytes = SessionCodec.encode(session)
-        let decoded = try SessionCodec.decode(bytes)
+        let decoded = try SessionCodec.decode(bytes, events: StorageFixture.eventRows(of: session))
         #expect(decoded.id == session.id)
         #expect(decoded.tokenDigest == session.tokenDigest)
         let restored = try Session(
@@ -33,7 +33,7 @@ struct SessionCodecTests {
             _ = try session.apply([Step(operation: .pop(result: nil))], at: moment, limits: limits)
         }
         #expect(session.keptEventCount == 40 && session.eventsDroppedThrough == 51)
-        let decoded = try SessionCodec.decode(SessionCodec.encode(session))
+        let decoded = try StorageFixture.throughStorage(session)
         #expect(decoded.snapshot == session.snapshot)
         #expect(decoded.snapshot.events.map(\.revision) == Array(52...91))
     }
@@ -41,7 +41,7 @@ struct SessionCodecTests {
     @Test("A restored session goes on issuing fresh ids and revisions")
     func restoredSessionContinues() throws {
         let session = try StorageFixture.busySession(id: StorageFixture.id(2))
-        let decoded = try SessionCodec.decode(SessionCodec.encode(session))
+        let decoded = try StorageFixture.throughStorage(session)
         var restored = try Session(
             id: decoded.id, tokenDigest: decoded.tokenDigest, restoring: decoded.snapshot, limits: .default)
         var original = session
@@ -64,13 +64,7 @@ struct SessionCodecTests {
 
     @Test("A row written in format 1, params as a tagged value, reads back with the same params, as text")
     func formatOne() throws {
-        // Written by the server at dc1a168 (format 1): a root screen with nested params, then a push with `{}`.
-        let row =
-            "0116456E4C5233326F55755A6730333870576568414C5F77204E5C117C3AA2DCEB683423C30AB9F7938EBDDEB63AA333BA319CEF"
-            + "754BC56BD104453D8F475F5AC8413988AE475F5AC84106026B310202733205696E626F780105496E626F78060306666F6C646572"
-            + "0403616C6C016E0306312E35306533066E65737465640601046C6973740503020004095A6FC3AB202271220A0002733306646574"
-            + "61696C0006000000000202453D8F475F5AC84107027332026B31043988AE475F5AC84100027333026B310000"
-        let bytes = try #require(StorageFixture.bytes(hex: row))
+        let bytes = try #require(StorageFixture.bytes(hex: StorageFixture.formatOneRow))
         #expect(bytes.first == 1)
         let decoded = try SessionCodec.decode(bytes)
         let session = try Session(
@@ -82,11 +76,31 @@ struct SessionCodecTests {
             path[0].paramsText.description
                 == #"{"folder":"all","n":1.50e3,"nested":{"list":[true,null,"Zo\#u{EB} \"q\"\n"]}}"#)
         #expect(path[1].paramsText.description == "{}")
-        // Written again, it is format 2, and reads back equal.
+        // Written again, it is the current format, its events apart, and reads back equal.
         let rewritten = SessionCodec.encode(session)
         #expect(rewritten.first == SessionCodec.version)
-        let again = try SessionCodec.decode(rewritten)
+        #expect(StorageFixture.eventRows(of: session).count == 2)
+        let again = try SessionCodec.decode(rewritten, events: StorageFixture.eventRows(of: session))
         #expect(again.snapshot == decoded.snapshot)
+        // Without its rows of events it is a session without history, not the same one.
+        #expect(try SessionCodec.decode(rewritten).snapshot.events.isEmpty)
+        // An inline-events row (format 1) with rows of events besides is not one this server wrote.
+        #expect(throws: ByteDecodingError.self) {
+            try SessionCodec.decode(bytes, events: StorageFixture.eventRows(of: session))
+        }
+    }
+
+    @Test("A row of events that is cut short or runs on is refused")
+    func brokenEventRows() throws {
+        let session = try StorageFixture.busySession(id: StorageFixture.id(7))
+        let body = SessionCodec.encode(session)
+        var rows = StorageFixture.eventRows(of: session)
+        let last = rows.count - 1
+        let whole = rows[last]
+        rows[last] = Array(whole.dropLast())
+        #expect(throws: ByteDecodingError.self) { try SessionCodec.decode(body, events: rows) }
+        rows[last] = whole + [0]
+        #expect(throws: ByteDecodingError.self) { try SessionCodec.decode(body, events: rows) }
     }
 
     @Test("Stored params that are not a JSON object are refused")

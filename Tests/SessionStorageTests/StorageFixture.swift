@@ -2,6 +2,8 @@ import Foundation
 import JSON
 import Presentation
 
+@testable import SessionStorage
+
 import enum Presentation.Operation
 
 /// Temporary data directories and sessions with every kind of state, for storage tests.
@@ -83,4 +85,26 @@ enum StorageFixture {
         let digits = String(number)
         return SessionID(rawValue: String(repeating: "B", count: 21 - digits.count) + digits + "A")!
     }
+
+    /// A session's kept events as the events table holds them, oldest first.
+    static func eventRows(of session: Session) -> [[UInt8]] {
+        var rows: [[UInt8]] = []
+        session.forEachKeptEventRecord(after: .min) { _, record in rows.append(Array(record)) }
+        return rows
+    }
+
+    /// A session through the stored form and back: its row and its rows of events.
+    static func throughStorage(_ session: Session) throws -> (
+        id: SessionID, tokenDigest: SessionTokenDigest, snapshot: Session.Snapshot
+    ) {
+        try SessionCodec.decode(SessionCodec.encode(session), events: eventRows(of: session))
+    }
+
+    /// A row written by the server at dc1a168 (format 1, events inline): a root screen with
+    /// nested params, then a push with `{}`.
+    static let formatOneRow =
+        "0116456E4C5233326F55755A6730333870576568414C5F77204E5C117C3AA2DCEB683423C30AB9F7938EBDDEB63AA333BA319CEF"
+        + "754BC56BD104453D8F475F5AC8413988AE475F5AC84106026B310202733205696E626F780105496E626F78060306666F6C646572"
+        + "0403616C6C016E0306312E35306533066E65737465640601046C6973740503020004095A6FC3AB202271220A0002733306646574"
+        + "61696C0006000000000202453D8F475F5AC84107027332026B31043988AE475F5AC84100027333026B310000"
 }

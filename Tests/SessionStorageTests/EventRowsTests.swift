@@ -1,0 +1,112 @@
+import Foundation
+import Presentation
+import Testing
+
+@testable import SessionStorage
+
+import enum Presentation.Operation
+
+/// Events are rows of their own, so that a change writes its events, not the session's history.
+@Suite("Stored events")
+struct EventRowsTests {
+    @Test("A change writes its own events: the session's row stays the same size however long it lives")
+    func rowsStaySmall() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let limits = Limits(eventsKept: 40)
+        let recovery = try SessionDatabase.open(directory: directory, limits: limits, now: StorageFixture.start)
+        let store = InMemorySessionStore(limits: limits, journal: recovery.journal)
+        let id = try store.create(root: StorageFixture.spec("home"), now: StorageFixture.start).session.id
+        var rowSizes: [Int] = []
+        for round in 0..<60 {
+            for operation in [Operation.push(StorageFixture.spec("item")), .pop(result: .string("r\(round)"))] {
+                _ = try store.update(id) { session in
+                    try session.apply([Step(operation: operation)], at: StorageFixture.start, limits: limits)
+                }
+            }
+            if round % 20 == 19 { rowSizes.append(try Self.rowSize(of: id, in: directory)) }
+        }
+        let session = try #require(store.session(id))
+        let storedBytes = store.storedBytes
+        #expect(session.eventsDroppedThrough > 0, "the history was trimmed")
+        // The revision, the last id issued and the trimmed revision each take a byte more as
+        // they grow past 63; 40 events written inline would add some 700 bytes.
+        #expect(rowSizes.max()! - rowSizes.min()! <= 3, "\(rowSizes)")
+        #expect(try Self.eventRevisions(of: id, in: directory) == session.keptEvents.map(\.revision))
+        recovery.journal.close()
+
+        let reopened = try SessionDatabase.open(directory: directory, limits: limits, now: StorageFixture.start)
+        defer { reopened.journal.close() }
+        #expect(reopened.sessions.map(\.session) == [session])
+        #expect(reopened.storedBytes == storedBytes)
+    }
+
+    @Test("Deleting a session deletes its events")
+    func deleteRemovesEvents() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: StorageFixture.start)
+        defer { recovery.journal.close() }
+        let store = InMemorySessionStore(journal: recovery.journal)
+        let id = try store.create(root: StorageFixture.spec("home"), now: StorageFixture.start).session.id
+        _ = try store.update(id) { session in
+            try session.apply([Step(operation: .push(StorageFixture.spec("a")))], at: StorageFixture.start, limits: .default)
+        }
+        #expect(try Self.eventRevisions(of: id, in: directory) == [1, 2])
+        #expect(try store.delete(id))
+        #expect(try Self.eventRevisions(of: id, in: directory).isEmpty)
+    }
+
+    /// A file of schema 1, as the previous server left it: one row of format 1, events inline.
+    @Test("A file of the previous schema opens, and its row moves its events out when next written")
+    func upgradeFromSchemaOne() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let path = (directory as NSString).appendingPathComponent(SessionDatabase.fileName)
+        let now = StorageFixture.start
+        do {
+            let old = try SQLiteConnection(path: path)
+            try old.execute(
+                """
+                CREATE TABLE sessions (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL, last_access REAL NOT NULL,
+                    ttl INTEGER NOT NULL);
+                PRAGMA application_id = \(SessionTable.applicationID); PRAGMA user_version = 1;
+                INSERT INTO sessions VALUES ('EnLR32oUuZg038pWehAL_w', x'\(StorageFixture.formatOneRow)', \(now.timeIntervalSince1970), 86400);
+                """)
+        }
+        let id = try #require(SessionID(rawValue: "EnLR32oUuZg038pWehAL_w"))
+        let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: now)
+        let restored = try #require(recovery.sessions.first?.session)
+        #expect(restored.keptEvents.map(\.revision) == [1, 2])
+        #expect(try Self.eventRevisions(of: id, in: directory).isEmpty)
+        #expect(try SQLiteConnection(path: path).texts("PRAGMA user_version") == ["2"])
+
+        let store = InMemorySessionStore(journal: recovery.journal, clock: { now })
+        store.restore(restored, lease: try #require(recovery.sessions.first?.lease))
+        let changed = try store.update(id) { session in
+            _ = try session.apply([Step(operation: .pop(result: nil))], at: now, limits: .default)
+            return session
+        }
+        #expect(try Self.eventRevisions(of: id, in: directory) == [1, 2, 3])
+        recovery.journal.close()
+        let reopened = try SessionDatabase.open(directory: directory, limits: .default, now: now)
+        defer { reopened.journal.close() }
+        #expect(reopened.sessions.map(\.session) == [changed])
+    }
+
+    private static func rowSize(of id: SessionID, in directory: String) throws -> Int {
+        let rows = try connection(directory).texts("SELECT length(body) FROM sessions WHERE id = '\(id.rawValue)'")
+        return try #require(rows.first.flatMap { Int($0) })
+    }
+
+    private static func eventRevisions(of id: SessionID, in directory: String) throws -> [Int] {
+        try connection(directory)
+            .texts("SELECT revision FROM events WHERE session = '\(id.rawValue)' ORDER BY revision, position")
+            .compactMap { Int($0) }
+    }
+
+    private static func connection(_ directory: String) throws -> SQLiteConnection {
+        try SQLiteConnection(path: (directory as NSString).appendingPathComponent(SessionDatabase.fileName))
+    }
+}
