@@ -168,9 +168,9 @@ public final class InMemorySessionStore: SessionStore {
         return true
     }
 
-    public func sessions(after: SessionID?, limit: Int) -> [Session] {
+    public func sessions(after cursor: String?, limit: Int) -> [Session] {
         var ids = shards.flatMap { shard in shard.entries.withLock { Array($0.keys) } }
-        if let after { ids.removeAll { $0 <= after } }
+        if let cursor { ids.removeAll { !$0.sorts(after: cursor) } }
         ids.sort()
         // A listing is no use of the session: it must not keep it from expiring.
         let now = clock()

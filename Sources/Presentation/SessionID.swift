@@ -76,6 +76,25 @@ public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Custo
         hasher.combine(low)
     }
 
+    /// True when `raw` has the shape of an id, 22 URL-safe base64 characters, whether or not
+    /// an id is spelled so: what a listing accepts as the place to continue from.
+    public static func hasShape(_ raw: String) -> Bool {
+        Base64URL.isEncoded(raw, length: length)
+    }
+
+    /// True when this id's characters sort after `spelling` (ASCII, as `<` orders ids). The
+    /// spelling need not be an id's: a client may page from any 22 characters.
+    public func sorts(after spelling: String) -> Bool {
+        var index = 0
+        for byte in spelling.utf8 {
+            guard index < Self.length else { return false }
+            let character = Base64URL.character(of: sextet(at: index))
+            if character != byte { return character > byte }
+            index += 1
+        }
+        return index < Self.length
+    }
+
     /// The same order as the ids' characters (ASCII), which listings page through.
     public static func < (left: SessionID, right: SessionID) -> Bool {
         for index in 0..<length {

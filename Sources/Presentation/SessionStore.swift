@@ -51,9 +51,10 @@ public protocol SessionStore: Sendable {
     /// nil when there is no such session.
     func watch(_ id: SessionID, _ onChange: @escaping @Sendable (SessionChange) -> Void) -> Watch?
 
-    /// Up to `limit` sessions whose ids sort after `after`, in id order: a page of an
-    /// administrator's listing. Not for the request path: it looks at every session.
-    func sessions(after: SessionID?, limit: Int) -> [Session]
+    /// Up to `limit` sessions whose ids sort after `cursor` (any spelling, see
+    /// `SessionID.sorts(after:)`), in id order: a page of an administrator's listing. Not
+    /// for the request path: it looks at every session.
+    func sessions(after cursor: String?, limit: Int) -> [Session]
 
     /// The number of sessions.
     var count: Int { get }

@@ -159,11 +159,25 @@ struct StoreTests {
         let store = IDSequence.store()
         let ids = try (0..<5).map { _ in try store.create(root: Fixture.spec("a"), now: Fixture.created).session.id }
         #expect(store.sessions(after: nil, limit: 2).map(\.id) == Array(ids[0..<2]))
-        #expect(store.sessions(after: ids[1], limit: 2).map(\.id) == Array(ids[2..<4]))
-        #expect(store.sessions(after: ids[3], limit: 10).map(\.id) == [ids[4]])
-        #expect(store.sessions(after: ids[4], limit: 10).isEmpty)
+        #expect(store.sessions(after: ids[1].rawValue, limit: 2).map(\.id) == Array(ids[2..<4]))
+        #expect(store.sessions(after: ids[3].rawValue, limit: 10).map(\.id) == [ids[4]])
+        #expect(store.sessions(after: ids[4].rawValue, limit: 10).isEmpty)
         #expect(try store.delete(ids[2]))
-        #expect(store.sessions(after: ids[1], limit: 1).map(\.id) == [ids[3]])
+        #expect(store.sessions(after: ids[1].rawValue, limit: 1).map(\.id) == [ids[3]])
+    }
+
+    /// Ids keep 128 bits, so most 22-character spellings name no id; a client may still
+    /// page from one, and gets the ids whose characters sort after it.
+    @Test("Listing continues from any spelling of 22 characters, in the ids' character order")
+    func listingFromAnySpelling() throws {
+        let store = InMemorySessionStore()
+        let ids = try (0..<200).map { _ in try store.create(root: Fixture.spec("a"), now: Fixture.created).session.id }
+        let spellings = ids.map(\.rawValue).sorted()
+        for cursor in ["0000000000000000000000", "-AAAAAAAAAAAAAAAAAAAAB", "MMMMMMMMMMMMMMMMMMMMMM", "zzzzzzzzzzzzzzzzzzzzzz", spellings[57]] {
+            #expect(SessionID(rawValue: cursor) == nil || cursor == spellings[57])
+            let page = store.sessions(after: cursor, limit: 1000).map(\.id.rawValue)
+            #expect(page == spellings.filter { $0 > cursor }, "after \(cursor)")
+        }
     }
 
     @Test("Real ids and tokens are random by default")
