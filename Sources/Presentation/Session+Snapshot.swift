@@ -48,16 +48,12 @@ extension Session {
     }
 
     /// The parts of a snapshot, for a writer that streams them (storage, on every durable
-    /// change) rather than copying the kept events into an array first.
+    /// change) rather than copying the kept events into an array first: storage writes the
+    /// events it lacks in their binary form (`forEachKeptEventRecord(after:)`).
     public var lastIssuedID: Int { ids.lastIssued }
     public var eventsDroppedThrough: Int { history.droppedThrough }
     public var keptEventCount: Int { history.count }
     public var keptOutcomes: [PresentationOutcome] { outcomes.all }
-
-    /// Calls `body` with each kept event, oldest first.
-    public func forEachKeptEvent(_ body: (Event) throws -> Void) rethrows {
-        try history.forEach(body)
-    }
 
     /// Calls `body` with the revision and binary form of each kept event above `revision`.
     package func forEachKeptEventRecord<Failure: Error>(
