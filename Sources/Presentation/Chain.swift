@@ -16,14 +16,13 @@ struct Chain: Hashable, Sendable {
         let id: PresentationID
         let style: PresentationStyle
         let presentedBy: ScreenID
-        // The body is kept apart, the alert behind an optional reference: inline, an alert's
-        // fields made every link 56 bytes larger (about 64 bytes a session with a sheet
-        // open), alerts being the rare kind. Not an `indirect` case, nor a class inside an
-        // enum case: with either, LeakSanitizer found the box of every presented alert
-        // leaked (Swift 6.3.1, debug build); an optional reference, as `Screen` keeps its
-        // result, does not.
+        // The body is kept apart, the alert in a `Box`: inline, an alert's fields made every
+        // link 56 bytes larger (about 64 bytes a session with a sheet open), alerts being
+        // the rare kind. Not an `indirect` case, nor a class inside an enum case: with
+        // either, LeakSanitizer found the box of every presented alert leaked (Swift 6.3.1,
+        // debug build); an optional reference, as `Screen` keeps its result, does not.
         private let stackNavigates: Bool
-        private let alertBox: AlertBox?
+        private let alertBox: Box<Alert>?
 
         init(id: PresentationID, style: PresentationStyle, presentedBy: ScreenID, body: Body) {
             self.id = id
@@ -35,28 +34,12 @@ struct Chain: Hashable, Sendable {
                 self.alertBox = nil
             case .alert(let alert):
                 self.stackNavigates = false
-                self.alertBox = AlertBox(alert)
+                self.alertBox = Box(alert)
             }
         }
 
         var body: Body {
-            if let alertBox { .alert(alertBox.alert) } else { .stack(navigation: stackNavigates) }
-        }
-
-        private final class AlertBox: Hashable, Sendable {
-            let alert: Alert
-
-            init(_ alert: Alert) {
-                self.alert = alert
-            }
-
-            static func == (left: AlertBox, right: AlertBox) -> Bool {
-                left === right || left.alert == right.alert
-            }
-
-            func hash(into hasher: inout Hasher) {
-                hasher.combine(alert)
-            }
+            if let alertBox { .alert(alertBox.value) } else { .stack(navigation: stackNavigates) }
         }
     }
 

@@ -11,13 +11,13 @@ public struct Screen: Hashable, Sendable {
     public var params: JSONValue { paramsText.value }
     /// The last result handed to this screen, by a screen popped off it or a presentation it made.
     public internal(set) var result: DeliveredResult? {
-        get { delivered?.result }
-        set { delivered = newValue.map(Delivered.init) }
+        get { delivered?.value }
+        set { delivered = newValue.map(Box.init) }
     }
 
     /// Boxed: a `DeliveredResult` is 56 bytes that most screens never use, and every stack
     /// path holds its screens inline (docs/performance.md, memory per session).
-    private var delivered: Delivered?
+    private var delivered: Box<DeliveredResult>?
 
     init(id: ScreenID, spec: ScreenSpec) {
         self.id = id
@@ -25,22 +25,5 @@ public struct Screen: Hashable, Sendable {
         self.title = spec.title
         self.paramsText = spec.paramsText
         self.delivered = nil
-    }
-
-    /// An immutable box, so copies of a screen share it and compare by value.
-    private final class Delivered: Hashable, Sendable {
-        let result: DeliveredResult
-
-        init(_ result: DeliveredResult) {
-            self.result = result
-        }
-
-        static func == (left: Delivered, right: Delivered) -> Bool {
-            left === right || left.result == right.result
-        }
-
-        func hash(into hasher: inout Hasher) {
-            hasher.combine(result)
-        }
     }
 }
