@@ -136,17 +136,14 @@ struct EventHistory: Equatable, Sendable {
     }
 
     private mutating func dropFirst(_ dropped: Int) {
+        // `head` never sits at the end of a sealed chunk: one dropped whole goes at once.
         var offset = head
         for _ in 0..<dropped {
+            offset = Self.end(ofRecordAt: offset, in: sealed.first ?? tail)
             if let first = sealed.first, offset == first.count {
                 sealed.removeFirst()
                 offset = 0
             }
-            offset = Self.end(ofRecordAt: offset, in: sealed.first ?? tail)
-        }
-        if let first = sealed.first, offset == first.count {
-            sealed.removeFirst()
-            offset = 0
         }
         head = offset
         count -= dropped

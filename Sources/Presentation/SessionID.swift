@@ -43,12 +43,17 @@ public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Custo
 
     public var rawValue: String {
         String(unsafeUninitializedCapacity: Self.length) { buffer in
-            for index in 0..<Self.length { buffer[index] = Base64URL.character(of: sextet(at: index)) }
+            for index in 0..<Self.length { buffer[index] = character(at: index) }
             return Self.length
         }
     }
 
     public var description: String { rawValue }
+
+    /// Character `index` of the id's spelling.
+    private func character(at index: Int) -> UInt8 {
+        Base64URL.character(of: sextet(at: index))
+    }
 
     /// The 6-bit value character `index` spells (the last one holds 2 bits, shifted up).
     private func sextet(at index: Int) -> UInt8 {
@@ -88,8 +93,8 @@ public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Custo
         var index = 0
         for byte in spelling.utf8 {
             guard index < Self.length else { return false }
-            let character = Base64URL.character(of: sextet(at: index))
-            if character != byte { return character > byte }
+            let mine = character(at: index)
+            if mine != byte { return mine > byte }
             index += 1
         }
         return index < Self.length
@@ -98,8 +103,8 @@ public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Custo
     /// The same order as the ids' characters (ASCII), which listings page through.
     public static func < (left: SessionID, right: SessionID) -> Bool {
         for index in 0..<length {
-            let a = Base64URL.character(of: left.sextet(at: index))
-            let b = Base64URL.character(of: right.sextet(at: index))
+            let a = left.character(at: index)
+            let b = right.character(at: index)
             if a != b { return a < b }
         }
         return false
