@@ -10,7 +10,8 @@
 // points we use a fixed signature; they hold no logic of their own.
 
 /// MHD_start_daemon with the access handler, the completion callback (both getting
-/// `context`) and every other option passed as an MHD_OPTION_ARRAY.
+/// `context`) and every other option passed as an MHD_OPTION_ARRAY. The array goes first:
+/// it starts with the logger, which libmicrohttpd wants before any other option.
 static inline struct MHD_Daemon *
 CMicroHTTPD_start_daemon(unsigned int flags,
                          MHD_AccessHandlerCallback handler,
@@ -18,8 +19,8 @@ CMicroHTTPD_start_daemon(unsigned int flags,
                          MHD_RequestCompletedCallback completed,
                          struct MHD_OptionItem *options) {
     return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
-                            MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_ARRAY, options,
+                            MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_END);
 }
 
