@@ -383,6 +383,10 @@ def cmd_report(args):
         if ours and c and c["rps"] > 0 and c["p99_ms"] > 0:
             measures[f"{workload}_rps_ratio"] = round(ours["rps"] / c["rps"], 3)
             measures[f"{workload}_p99_ratio"] = round(ours["p99_ms"] / c["p99_ms"], 3)
+    minimal, c = rows.get(("minimal", "pushpop")), rows.get(("c", "pushpop"))
+    if minimal and c and c["rps"] > 0 and c["p99_ms"] > 0:
+        measures["pushpop_minimal_rps_ratio"] = round(minimal["rps"] / c["rps"], 3)
+        measures["pushpop_minimal_p99_ratio"] = round(minimal["p99_ms"] / c["p99_ms"], 3)
     durable, memory = rows.get(("durable", "pushpop")), rows.get(("ours", "pushpop"))
     if durable and memory and memory["rps"] > 0:
         measures["durable_ratio"] = round(durable["rps"] / memory["rps"], 3)
@@ -404,14 +408,15 @@ def cmd_report(args):
     out.write(f"\n{'workload':<10}{'server':<9}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
               f"{'req/s vs C':>12}{'p99 vs C':>10}\n")
     for workload in ("tree", "pushpop", "mix", "create"):
-        for server in ("c", "ours", "durable"):
+        for server in ("c", "ours", "minimal", "durable"):
             row = rows.get((server, workload))
             if not row:
                 continue
             ratio, p99 = "", ""
-            if server == "ours" and f"{workload}_rps_ratio" in measures:
-                ratio = f"{measures[workload + '_rps_ratio']:.2f}x"
-                p99 = f"{measures[workload + '_p99_ratio']:.2f}x"
+            prefix = workload if server == "ours" else f"{workload}_{server}"
+            if server in ("ours", "minimal") and f"{prefix}_rps_ratio" in measures:
+                ratio = f"{measures[prefix + '_rps_ratio']:.2f}x"
+                p99 = f"{measures[prefix + '_p99_ratio']:.2f}x"
             if server == "durable" and "durable_ratio" in measures:
                 ratio = f"{measures['durable_ratio']:.2f}x mem"
             errors = row["http_errors"] + row["socket_errors"]

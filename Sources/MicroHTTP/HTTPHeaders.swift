@@ -19,6 +19,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         fields.first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 
+    /// Every value of the field `name`, in order: for list fields that may come more than once.
+    public func values(_ name: String) -> [String] {
+        fields.compactMap { $0.name.caseInsensitiveEquals(name) ? $0.value : nil }
+    }
+
     /// Adds a field, keeping any earlier one of the same name.
     public mutating func add(_ name: String, _ value: String) {
         fields.append((name: name, value: value))

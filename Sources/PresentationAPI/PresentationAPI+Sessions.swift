@@ -96,6 +96,7 @@ extension PresentationAPI {
             try ETag.revisions(in: header, name: "If-Match")
         }
         let key = try idempotencyKey(request)
+        let preference = ReturnPreference(request.headers)
         let fingerprint = key == nil ? [] : Fingerprint.of(route: route, body: request.body)
         let limits = store.limits
         let moment = now()
@@ -124,7 +125,7 @@ extension PresentationAPI {
         store.update(id, change) { [self] outcome in
             let response: HTTPResponse
             do {
-                response = answer(try outcome.get())
+                response = answer(try outcome.get(), preference)
             } catch {
                 response = ProblemDetails(for: error).response
             }
@@ -134,8 +135,12 @@ extension PresentationAPI {
         return deferred.completed.map { .now($0) } ?? .later(deferred)
     }
 
-    private func answer(_ outcome: MutationOutcome) -> HTTPResponse {
+    private func answer(_ outcome: MutationOutcome, _ preference: ReturnPreference) -> HTTPResponse {
         switch outcome {
+        case .applied(let session, let presented) where preference == .minimal:
+            var writer = JSONWriter(capacity: 256)
+            writer.write(summaryOf: session, presented: presented)
+            return Self.minimal(.json(writer.bytes, revision: session.revision))
         case .applied(let session, let presented):
             // Kept for the reads that follow when the session is being read; a present's answer
             // adds the new presentation's id.
@@ -146,13 +151,30 @@ extension PresentationAPI {
             writer.writeString(presented.rawValue)
             writer.endObject()
             return .json(writer.bytes, revision: session.revision)
-        case .recorded(let reply):
-            return .json(reply.body, revision: reply.revision)
-        case .replayed(let reply):
-            var response = HTTPResponse.json(reply.body, status: HTTPStatus(rawValue: reply.status), revision: reply.revision)
-            response.headers.set("Idempotent-Replayed", "true")
-            return response
+        case .recorded(let reply), .replayed(let reply):
+            // A recorded answer is always the whole session, so that each retry may prefer either.
+            let summary = preference == .minimal ? Self.summary(ofRecorded: reply.body) : nil
+            var response = HTTPResponse.json(
+                summary ?? reply.body, status: HTTPStatus(rawValue: reply.status), revision: reply.revision)
+            if case .replayed = outcome { response.headers.set("Idempotent-Replayed", "true") }
+            return summary == nil ? response : Self.minimal(response)
         }
+    }
+
+    /// `response` marked as honouring `Prefer: return=minimal`.
+    private static func minimal(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.headers.add(ReturnPreference.minimalApplied.name, ReturnPreference.minimalApplied.value)
+        return response
+    }
+
+    /// A recorded answer's summary. The bytes are JSON this server wrote, so they parse, within
+    /// the limits that bounded the session; should they not, the whole answer goes out unmarked.
+    private static func summary(ofRecorded body: [UInt8]) -> [UInt8]? {
+        guard let session = try? JSONParser(maxDepth: 256, maxStringBytes: body.count).parse(body) else { return nil }
+        var writer = JSONWriter(capacity: 256)
+        writer.write(summaryOf: session)
+        return writer.bytes
     }
 
     private enum MutationOutcome: Sendable {

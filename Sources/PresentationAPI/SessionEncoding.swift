@@ -28,6 +28,27 @@ extension JSONWriter {
         endObject()
     }
 
+    /// A change's answer under `Prefer: return=minimal`: the session without its tree
+    /// (`SessionSummary` in docs/api.md), and the new presentation's id after a present.
+    mutating func write(summaryOf session: Session, presented: PresentationID?) {
+        beginObject()
+        writeIdentity(of: session)
+        key("top")
+        write(top: session.top)
+        if let presented {
+            key("presentation")
+            writeString(presented.rawValue)
+        }
+        endObject()
+    }
+
+    /// The same summary cut from a whole session's JSON, such as a recorded answer: every
+    /// member but `root`, in the order they came.
+    mutating func write(summaryOf session: JSONValue) {
+        guard case .object(let members) = session else { return write(session) }
+        write(.object(members.filter { $0.key != "root" }))
+    }
+
     /// The members every answer about a session starts with: which one, and how current.
     mutating func writeIdentity(of session: Session) {
         key("id")

@@ -2,15 +2,21 @@
 -- i % n and pushes on even rounds, pops on odd ones, so each stack stays bounded. With
 -- more sessions than connections, a session's previous request has always been
 -- answered before its next one is sent, so a pop never overtakes its push.
+-- PREFER, when set, goes out as the Prefer header (return=minimal: answers without the tree).
 dofile(os.getenv("BENCH_LUA_DIR") .. "/report.lua")
 local pushes, pops, n, i = {}, {}, 0, -1
 local probe
+local prefer = os.getenv("PREFER")
+local function preferring(headers)
+  if prefer ~= nil and prefer ~= "" then headers["Prefer"] = prefer end
+  return headers
+end
 function init(args)
   for k, session in ipairs(read_sessions(os.getenv("IDS_FILE"))) do
     local base = "/v1/sessions/" .. session.id
     pushes[k] = wrk.format("POST", base .. "/push",
-      auth_headers(session, { ["Content-Type"] = "application/json" }), push_body(session.id))
-    pops[k] = wrk.format("POST", base .. "/pop", auth_headers(session), "")
+      preferring(auth_headers(session, { ["Content-Type"] = "application/json" })), push_body(session.id))
+    pops[k] = wrk.format("POST", base .. "/pop", preferring(auth_headers(session)), "")
     if k == 1 then probe = wrk.format("GET", base, auth_headers(session)) end
   end
   n = #pushes
