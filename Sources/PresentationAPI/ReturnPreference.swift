@@ -16,8 +16,13 @@ enum ReturnPreference: Sendable, Equatable {
 
     init(_ headers: HTTPHeaders) {
         self = .representation
-        // Most requests have no Prefer: one lookup, and nothing allocated.
-        guard headers["Prefer"] != nil else { return }
+        // Most requests have no Prefer, and most that do say exactly this: one lookup, and
+        // nothing allocated, for either.
+        guard let first = headers["Prefer"] else { return }
+        if first == "return=minimal" {
+            self = .minimal
+            return
+        }
         for value in headers.values("Prefer") {
             for preference in value.split(separator: ",") {
                 // Parameters after `;` refine a preference; `return` takes none, so they are dropped.
