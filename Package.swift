@@ -11,6 +11,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "presentation-server", targets: ["PresentationServer"]),
+        .executable(name: "api-bench", targets: ["APIBench"]),
         // For the fuzz targets in Fuzz/, a package of their own: they need compiler flags this one must not get.
         .library(name: "FuzzChecks", targets: ["SessionChecks", "APIChecks"]),
     ],
@@ -47,6 +48,12 @@ let package = Package(
         .executableTarget(
             name: "PresentationServer",
             dependencies: ["PresentationAPI", "MicroHTTP", "Presentation", "JSON", "SessionStorage"],
+            swiftSettings: strict
+        ),
+        // The API layer's cost per request in process, no sockets (make bench prints it).
+        .executableTarget(
+            name: "APIBench",
+            dependencies: ["PresentationAPI", "Presentation", "MicroHTTP"],
             swiftSettings: strict
         ),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),

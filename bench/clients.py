@@ -397,6 +397,8 @@ def cmd_report(args):
         elif measure == "subscribers":
             measures[f"{server}_bytes_per_subscriber"] = item["bytes_per_subscriber"]
             measures[f"{server}_idle_cpu_percent"] = item["idle_cpu_percent"]
+        elif measure == "in-process":
+            measures[f"inprocess_{item['workload'].replace('-', '_')}_ns"] = item["ns_per_request"]
         elif measure == "fanout":
             measures[f"{server}_fanout_p50_ms"] = item["p50_ms"]
             measures[f"{server}_fanout_p99_ms"] = item["p99_ms"]
@@ -422,7 +424,7 @@ def cmd_report(args):
             errors = row["http_errors"] + row["socket_errors"]
             out.write(f"{workload:<10}{server:<9}{row['rps']:>10.0f}{row['p50_ms']:>9.2f}{row['p99_ms']:>9.2f}"
                       f"{errors:>8}{ratio:>12}{p99:>10}\n")
-    out.write("\nfootprint\n")
+    out.write("\nfootprint, and the API layer in process\n")
     for item in footprint:
         server, measure = item.get("server"), item.get("measure")
         if item.get("skipped"):
@@ -432,6 +434,9 @@ def cmd_report(args):
         elif measure == "subscribers":
             out.write(f"  {server:<5} {item['bytes_per_subscriber']:>7} B per idle SSE subscriber "
                       f"({item['subscribers']}), idle CPU {item['idle_cpu_percent']}% over {item['idle_seconds']} s\n")
+        elif measure == "in-process":
+            out.write(f"  {server:<5} {item['workload']:<16} {item['ns_per_request'] / 1000:>6.1f} µs per request "
+                      f"in process, API layer alone (best of {item['rounds']} x {item['requests']})\n")
         elif measure == "fanout":
             out.write(f"  {server:<5} fan-out to {item['subscribers']}: p50 {item['p50_ms']} ms, "
                       f"p99 {item['p99_ms']} ms ({item['events']} events)\n")
