@@ -6,7 +6,11 @@ import Presentation
 struct FieldReader {
     private let members: [JSONMember]
     private let pointer: String
-    private var read: Set<String> = []
+    /// Which members were asked for, by index: a bit each for the first 64, an array for any
+    /// beyond (a body may have many; ours have a handful). Indexes, not keys, since the parser
+    /// refuses duplicate keys: a `Set` of keys cost a hash and an allocation per field read.
+    private var readMask: UInt64 = 0
+    private var readBeyond: [Bool] = []
 
     init(_ value: JSONValue, at pointer: String = "") throws(APIError) {
         guard case .object(let members) = value else {
@@ -18,9 +22,19 @@ struct FieldReader {
 
     /// A member's value; JSON `null` reads as absent.
     mutating func value(_ key: String) -> JSONValue? {
-        read.insert(key)
-        guard let value = members.first(where: { $0.key == key })?.value, value != .null else { return nil }
-        return value
+        guard let index = members.firstIndex(where: { $0.key == key }) else { return nil }
+        if index < 64 {
+            readMask |= 1 << UInt64(index)
+        } else {
+            if readBeyond.isEmpty { readBeyond = Array(repeating: false, count: members.count - 64) }
+            readBeyond[index - 64] = true
+        }
+        let value = members[index].value
+        return value == .null ? nil : value
+    }
+
+    private func wasRead(_ index: Int) -> Bool {
+        index < 64 ? readMask & (1 << UInt64(index)) != 0 : !readBeyond.isEmpty && readBeyond[index - 64]
     }
 
     mutating func string(_ key: String) throws(APIError) -> String? {
@@ -63,8 +77,8 @@ struct FieldReader {
 
     /// Refuses members nobody asked for: a misspelt `parmas` should fail, not vanish.
     func finish() throws(APIError) {
-        if let unknown = members.first(where: { !read.contains($0.key) }) {
-            throw .unknownField(pointer: path(unknown.key))
+        if let unknown = members.indices.first(where: { !wasRead($0) }) {
+            throw .unknownField(pointer: path(members[unknown].key))
         }
     }
 

@@ -76,6 +76,14 @@ struct ErrorTests {
             "a misspelt field", route: "push", body: #"{"screen":"a","parmas":{}}"#, status: 422, code: "unknown_field",
             pointer: "/parmas"),
         ErrorCase(
+            "70 unknown members after the screen", route: "push",
+            body: #"{"screen":"a""# + (0..<70).map { #","y\#($0)":1"# }.joined() + "}",
+            status: 422, code: "unknown_field", pointer: "/y0"),
+        ErrorCase(
+            "a screen named as the 71st member, after 70 unknown ones", route: "push",
+            body: "{" + (0..<70).map { #""x\#($0)":1,"# }.joined() + #""screen":"a"}"#,
+            status: 422, code: "unknown_field", pointer: "/x0"),
+        ErrorCase(
             "an unknown pop field", route: "pop", body: #"{"reslt":1}"#, status: 422, code: "unknown_field",
             pointer: "/reslt"),
         ErrorCase(
