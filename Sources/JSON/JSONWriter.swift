@@ -96,7 +96,7 @@ public struct JSONWriter: ~Copyable {
         case .object(let members):
             beginObject()
             for member in members {
-                key(member.key)
+                key(escaping: member.key)
                 write(member.value)
             }
             endObject()
@@ -142,19 +142,20 @@ public struct JSONWriter: ~Copyable {
 
     /// Writes the key of the next member; the value written next belongs to it.
     ///
-    /// Our own literal names never need escaping, so they are copied as they are: keys are most
-    /// of what a session's JSON is made of, and scanning them showed in profiles.
+    /// Keys are most of what a session's JSON is made of: a literal's bytes are read in place,
+    /// with none of the retain, release and call a `String`'s `withUTF8` costs.
     public mutating func key(_ name: StaticString) {
         startValue()
-        append(.quote)
-        name.withUTF8Buffer { append($0) }
-        append(.quote)
+        name.withUTF8Buffer { appendQuoted($0) }
         append(.colon)
         afterKey = true
     }
 
-    /// Writes the key of the next member; the value written next belongs to it.
-    public mutating func key(_ name: String) {
+    /// Writes a key that is not a literal, escaping it as needed; the value written next belongs to it.
+    ///
+    /// Labelled so that a literal never lands here: with both as `key(_:)`, Swift picks `String`,
+    /// a literal's default type, and every literal key was scanned for escapes after all.
+    public mutating func key(escaping name: String) {
         startValue()
         appendQuoted(name)
         append(.colon)

@@ -197,7 +197,7 @@ struct ProblemDetails: Sendable {
         writer.key("code")
         writer.writeString(code)
         for (name, value) in extensions {
-            writer.key(name)
+            writer.key(escaping: name)
             writer.write(value)
         }
         writer.endObject()

@@ -38,7 +38,7 @@ enum Log {
     private static func message(level: String, _ event: String, _ fields: [(String, JSONValueLike)]) {
         var writer = line(level: level, event: event)
         for (name, value) in fields {
-            writer.key(name)
+            writer.key(escaping: name)
             switch value {
             case .string(let string): writer.writeString(string)
             case .int(let int): writer.writeInt(int)

@@ -55,7 +55,7 @@ struct JSONWriterTests {
             writer.writeString("s-1")
             writer.key("count")
             writer.writeInt(2)
-            writer.key(String("dynamic \"key\""))
+            writer.key(escaping: "dynamic \"key\"")
             writer.beginArray()
             writer.writeBool(true)
             writer.writeNull()
