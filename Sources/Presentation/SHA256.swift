@@ -21,67 +21,79 @@ enum SHA256 {
     ]
 
     /// The 32-byte digest of `message`.
-    ///
-    /// Every request's token is hashed, so the work is done in stack buffers: the only
-    /// allocation is the digest returned.
     static func digest(_ message: some Collection<UInt8>) -> [UInt8] {
-        let length = message.count
-        // The message, 0x80, zeros, and the bit length in the last 8 bytes of the last block.
-        let paddedCount = (length + 8) / 64 * 64 + 64
-        var state = initialState
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: paddedCount) { padded in
-            padded.initialize(repeating: 0)
-            _ = UnsafeMutableBufferPointer(rebasing: padded[..<length]).update(fromContentsOf: message)
-            padded[length] = 0x80
-            let bitLength = UInt64(length) &* 8
-            for index in 0..<8 {
-                padded[paddedCount - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * index))
-            }
-            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { schedule in
-                roundConstants.withUnsafeBufferPointer { constants in
-                    state.withUnsafeMutableBufferPointer { state in
-                        for blockStart in stride(from: 0, to: paddedCount, by: 64) {
-                            compress(UnsafeBufferPointer(rebasing: padded[blockStart..<blockStart + 64]), into: state,
-                                     schedule: schedule, constants: constants)
-                        }
+        let words = Array(message).withUnsafeBufferPointer { hash($0) }
+        return withUnsafeBytes(of: (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)) {
+            Array($0)
+        }
+    }
+
+    /// The digest of `message` as four 64-bit words, most significant byte first.
+    ///
+    /// Every request's token is hashed, so nothing here allocates: the state, the message
+    /// schedule and the padded last block live on the stack, and whole blocks are read
+    /// straight from `message`.
+    static func hash(_ message: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64, UInt64) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 8 + 64) { words in
+            let state = words.baseAddress!
+            let schedule = state + 8
+            initialState.withUnsafeBufferPointer { state.initialize(from: $0.baseAddress!, count: 8) }
+            let wholeBlocks = message.count / 64
+            roundConstants.withUnsafeBufferPointer { constants in
+                for block in 0..<wholeBlocks {
+                    compress(UnsafeRawPointer(message.baseAddress! + block * 64), state, schedule, constants)
+                }
+                // The rest of the message, 0x80, zeros, and the bit length in the last 8 bytes:
+                // one block, or two when fewer than 9 bytes of the first are left free.
+                let rest = message.count - wholeBlocks * 64
+                let tailCount = rest + 9 <= 64 ? 64 : 128
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 128) { tail in
+                    let tail = tail.baseAddress!
+                    tail.initialize(repeating: 0, count: tailCount)
+                    if rest > 0 { tail.update(from: message.baseAddress! + wholeBlocks * 64, count: rest) }
+                    tail[rest] = 0x80
+                    let bitLength = UInt64(message.count) &* 8
+                    UnsafeMutableRawPointer(tail + tailCount - 8).storeBytes(of: bitLength.bigEndian, as: UInt64.self)
+                    for offset in stride(from: 0, to: tailCount, by: 64) {
+                        compress(UnsafeRawPointer(tail + offset), state, schedule, constants)
                     }
                 }
             }
+            let word = { (index: Int) in UInt64(state[2 * index]) << 32 | UInt64(state[2 * index + 1]) }
+            return (word(0), word(1), word(2), word(3))
         }
-        var digest = [UInt8]()
-        digest.reserveCapacity(32)
-        for word in state {
-            for shift in stride(from: 24, through: 0, by: -8) { digest.append(UInt8(truncatingIfNeeded: word >> UInt32(shift))) }
-        }
-        return digest
     }
 
     /// One 64-byte block into the eight state words.
     private static func compress(
-        _ block: UnsafeBufferPointer<UInt8>,
-        into state: UnsafeMutableBufferPointer<UInt32>,
-        schedule: UnsafeMutableBufferPointer<UInt32>,
-        constants: UnsafeBufferPointer<UInt32>
+        _ block: UnsafeRawPointer, _ state: UnsafeMutablePointer<UInt32>, _ schedule: UnsafeMutablePointer<UInt32>,
+        _ constants: UnsafeBufferPointer<UInt32>
     ) {
         for index in 0..<16 {
-            let base = index * 4
-            schedule[index] =
-                UInt32(block[base]) << 24 | UInt32(block[base + 1]) << 16 | UInt32(block[base + 2]) << 8 | UInt32(block[base + 3])
+            schedule[index] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
         }
         for index in 16..<64 {
-            let s0 = rotate(schedule[index - 15], 7) ^ rotate(schedule[index - 15], 18) ^ (schedule[index - 15] >> 3)
-            let s1 = rotate(schedule[index - 2], 17) ^ rotate(schedule[index - 2], 19) ^ (schedule[index - 2] >> 10)
+            let early = schedule[index - 15]
+            let late = schedule[index - 2]
+            let s0 = rotate(early, 7) ^ rotate(early, 18) ^ (early &>> 3)
+            let s1 = rotate(late, 17) ^ rotate(late, 19) ^ (late &>> 10)
             schedule[index] = schedule[index - 16] &+ s0 &+ schedule[index - 7] &+ s1
         }
         var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for index in 0..<64 {
-            let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
-            let choice = (e & f) ^ (~e & g)
-            let temp1 = h &+ sum1 &+ choice &+ constants[index] &+ schedule[index]
-            let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let temp2 = sum0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
+        // Eight rounds a pass, each naming the words in their rotated places, so that the
+        // words never move between registers: a round only writes its `d` and `h`.
+        var index = 0
+        while index < 64 {
+            let added = { (offset: Int) in constants[index + offset] &+ schedule[index + offset] }
+            round(a, b, c, &d, e, f, g, &h, added(0))
+            round(h, a, b, &c, d, e, f, &g, added(1))
+            round(g, h, a, &b, c, d, e, &f, added(2))
+            round(f, g, h, &a, b, c, d, &e, added(3))
+            round(e, f, g, &h, a, b, c, &d, added(4))
+            round(d, e, f, &g, h, a, b, &c, added(5))
+            round(c, d, e, &f, g, h, a, &b, added(6))
+            round(b, c, d, &e, f, g, h, &a, added(7))
+            index += 8
         }
         state[0] &+= a
         state[1] &+= b
@@ -93,7 +105,23 @@ enum SHA256 {
         state[7] &+= h
     }
 
+    /// One round of FIPS 180-4's 6.2.2, step 3, written for the words in their current places.
+    @inline(__always)
+    private static func round(
+        _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32,
+        _ e: UInt32, _ f: UInt32, _ g: UInt32, _ h: inout UInt32, _ added: UInt32
+    ) {
+        let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+        let choice = g ^ (e & (f ^ g))
+        let temp1 = h &+ sum1 &+ choice &+ added
+        let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+        let majority = (a & b) | (c & (a | b))
+        d &+= temp1
+        h = temp1 &+ sum0 &+ majority
+    }
+
+    @inline(__always)
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {
-        (value >> count) | (value << (32 - count))
+        (value &>> count) | (value &<< (32 &- count))
     }
 }

@@ -20,7 +20,8 @@ public struct SessionTokenDigest: Hashable, Sendable, CustomStringConvertible {
 
     /// The digest of any secret, such as an administrator's token read from a file.
     public init(hashing secret: String) {
-        self.init(digest: SHA256.digest(secret.utf8))
+        var secret = secret
+        words = secret.withUTF8 { SHA256.hash($0) }
     }
 
     /// A digest read back from storage; nil unless it is 32 bytes.
