@@ -45,8 +45,18 @@ extension String {
     func caseInsensitiveEquals(_ other: String) -> Bool {
         let a = utf8, b = other.utf8
         guard a.count == b.count else { return false }
-        return zip(a, b).allSatisfy { x, y in
-            x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7a)
+        // Compared in place, as every request looks up several names: zipping two UTF-8 views
+        // decodes each string's representation at every step. Native strings always have
+        // contiguous UTF-8; the views are zipped only for a bridged one.
+        let inPlace = a.withContiguousStorageIfAvailable { a in
+            b.withContiguousStorageIfAvailable { b in
+                (0..<a.count).allSatisfy { Self.sameIgnoringCase(a[$0], b[$0]) }
+            }
         }
+        return (inPlace ?? nil) ?? zip(a, b).allSatisfy(Self.sameIgnoringCase)
+    }
+
+    private static func sameIgnoringCase(_ x: UInt8, _ y: UInt8) -> Bool {
+        x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7a)
     }
 }

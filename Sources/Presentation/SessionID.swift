@@ -15,19 +15,24 @@ public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Custo
     /// 22 characters hold 132 bits and an id has 128: the last character carries 2 bits, and
     /// in an id this server made its other 4 are zero. Other spellings name no session.
     public init?(rawValue: String) {
-        guard rawValue.utf8.count == Self.length else { return nil }
+        var rawValue = rawValue
+        // Read in place: every request names its session, and iterating a `String`'s UTF-8
+        // view decodes its representation at each step.
+        guard let bits = rawValue.withUTF8(Self.bits(spelledBy:)) else { return nil }
+        (high, low) = bits
+    }
+
+    private static func bits(spelledBy spelling: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
+        guard spelling.count == length else { return nil }
         var high: UInt64 = 0
         var low: UInt64 = 0
-        for (index, byte) in rawValue.utf8.enumerated() {
-            guard let value = Base64URL.value(of: byte) else { return nil }
-            let isLast = index == Self.length - 1
-            guard !isLast || value & 0x0F == 0 else { return nil }
-            let width: UInt64 = isLast ? 2 : 6
-            high = high << width | low >> (64 - width)
-            low = low << width | UInt64(isLast ? value >> 4 : value)
+        for index in 0..<length - 1 {
+            guard let value = Base64URL.value(of: spelling[index]) else { return nil }
+            high = high << 6 | low >> 58
+            low = low << 6 | UInt64(value)
         }
-        self.high = high
-        self.low = low
+        guard let last = Base64URL.value(of: spelling[length - 1]), last & 0x0F == 0 else { return nil }
+        return (high << 2 | low >> 62, low << 2 | UInt64(last >> 4))
     }
 
     /// A new id from the system's cryptographically secure generator.
@@ -43,7 +48,14 @@ public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Custo
 
     public var rawValue: String {
         String(unsafeUninitializedCapacity: Self.length) { buffer in
-            for index in 0..<Self.length { buffer[index] = character(at: index) }
+            // The 128 bits shifted out of the top six at a time; the last character holds the two left.
+            var (high, low) = (high, low)
+            for index in 0..<Self.length - 1 {
+                buffer[index] = Base64URL.character(of: UInt8(high >> 58))
+                high = high << 6 | low >> 58
+                low <<= 6
+            }
+            buffer[Self.length - 1] = Base64URL.character(of: UInt8(high >> 62) << 4)
             return Self.length
         }
     }
