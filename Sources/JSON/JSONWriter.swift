@@ -12,8 +12,15 @@ public struct JSONWriter: ~Copyable {
     private var storage: UnsafeMutablePointer<UInt8>
     private var count = 0
     private var capacity: Int
-    /// One entry per open array or object: whether its next element needs a comma first.
-    private var needsComma: [Bool] = []
+    /// How many arrays and objects are open.
+    private var depth = 0
+    /// Whether the innermost open array or object needs a comma before its next element.
+    private var needsComma = false
+    /// The same for the enclosing ones, innermost in the lowest bit: a stack of bits in a
+    /// word, where an array of flags cost a uniqueness and a bounds check at every value.
+    /// Levels beyond 64, which only deep values reach, spill into `deeperLevels`.
+    private var outerLevels: UInt64 = 0
+    private var deeperLevels: [Bool] = []
     /// Set by `key(_:)`: the next value belongs to that key and takes no comma of its own.
     private var afterKey = false
 
@@ -21,7 +28,6 @@ public struct JSONWriter: ~Copyable {
     public init(capacity: Int = 1024) {
         self.capacity = max(capacity, 16)
         storage = .allocate(capacity: self.capacity)
-        needsComma.reserveCapacity(8)
     }
 
     /// Reopens a complete JSON object, `object`, to add members to it; `endObject()` closes it again.
@@ -30,7 +36,8 @@ public struct JSONWriter: ~Copyable {
         self.init(capacity: object.count + 256)
         object.withUnsafeBufferPointer { append(UnsafeBufferPointer(rebasing: $0.dropLast())) }
         // `{}` has no member yet; anything longer has, so the next key takes a comma.
-        needsComma = [object.count > 2]
+        depth = 1
+        needsComma = object.count > 2
     }
 
     deinit {
@@ -137,7 +144,7 @@ public struct JSONWriter: ~Copyable {
     public mutating func beginObject() {
         startValue()
         append(.openBrace)
-        needsComma.append(false)
+        open()
     }
 
     /// Writes the key of the next member; the value written next belongs to it.
@@ -146,8 +153,27 @@ public struct JSONWriter: ~Copyable {
     /// with none of the retain, release and call a `String`'s `withUTF8` costs.
     public mutating func key(_ name: StaticString) {
         startValue()
-        name.withUTF8Buffer { appendQuoted($0) }
-        append(.colon)
+        name.withUTF8Buffer { name in
+            // Quotes, name and colon copied in one pass that also checks the name is plain, as
+            // all of ours are; one that is not is written again, escaped, in its place.
+            let needed = name.count + 3
+            if count + needed > capacity { grow(toHold: count + needed) }
+            let out = storage + count
+            out[0] = .quote
+            var plain = true
+            for index in 0..<name.count {
+                let byte = name[index]
+                plain = plain && byte >= 0x20 && byte < 0x80 && byte != .quote && byte != .backslash
+                out[index + 1] = byte
+            }
+            guard plain else {
+                appendQuoted(name)
+                return append(.colon)
+            }
+            out[name.count + 1] = .quote
+            out[name.count + 2] = .colon
+            count += needed
+        }
         afterKey = true
     }
 
@@ -163,19 +189,39 @@ public struct JSONWriter: ~Copyable {
     }
 
     public mutating func endObject() {
-        precondition(needsComma.popLast() != nil, "JSONWriter.endObject() without an open object")
+        precondition(depth > 0, "JSONWriter.endObject() without an open object")
+        close()
         append(.closeBrace)
     }
 
     public mutating func beginArray() {
         startValue()
         append(.openBracket)
-        needsComma.append(false)
+        open()
     }
 
     public mutating func endArray() {
-        precondition(needsComma.popLast() != nil, "JSONWriter.endArray() without an open array")
+        precondition(depth > 0, "JSONWriter.endArray() without an open array")
+        close()
         append(.closeBracket)
+    }
+
+    /// Enters a new array or object, keeping the enclosing one's comma flag.
+    @inline(__always)
+    private mutating func open() {
+        if depth >= 64 { deeperLevels.append(outerLevels >> 63 != 0) }
+        outerLevels = outerLevels << 1 | (needsComma ? 1 : 0)
+        needsComma = false
+        depth += 1
+    }
+
+    /// Leaves the innermost array or object: the enclosing one's comma flag is current again.
+    @inline(__always)
+    private mutating func close() {
+        needsComma = outerLevels & 1 != 0
+        outerLevels >>= 1
+        if depth > 64, let spilled = deeperLevels.popLast() { outerLevels |= (spilled ? 1 : 0) << 63 }
+        depth -= 1
     }
 
     private static let trueLiteral = Array("true".utf8)
@@ -186,8 +232,8 @@ public struct JSONWriter: ~Copyable {
     mutating func startValue() {
         if afterKey {
             afterKey = false
-        } else if let last = needsComma.indices.last {
-            if needsComma[last] { append(.comma) } else { needsComma[last] = true }
+        } else if depth > 0 {
+            if needsComma { append(.comma) } else { needsComma = true }
         }
     }
 
@@ -198,37 +244,67 @@ public struct JSONWriter: ~Copyable {
 
     /// Copies runs of bytes that need no escape in one go; `utf8` is valid UTF-8, as every
     /// `String` is, so multi-byte characters pass through unchanged.
+    ///
+    /// Eight bytes at a time while none of them is a control character, a quote, a backslash
+    /// or above ASCII (`plainWord`): answers are mostly ids, names and keys, and looking at
+    /// each byte on its own was the larger part of writing them.
     private mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         append(.quote)
         var runStart = 0
         var index = 0
         while index < utf8.count {
-            let byte = utf8[index]
-            if byte >= 0x20 && byte != .quote && byte != .backslash && byte != 0xE2 {
-                index += 1
-            } else if byte == 0xE2 {
-                // U+2028 and U+2029 (E2 80 A8, E2 80 A9) are valid JSON but end a line in
-                // JavaScript source, so escaping them keeps the output safe to embed in a script.
-                let isSeparator =
-                    index + 2 < utf8.count && utf8[index + 1] == 0x80
-                    && utf8[index + 2] & 0xFE == 0xA8
-                guard isSeparator else {
+            if utf8.count - index >= 8,
+                Self.isPlain(UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self))
+            {
+                index += 8
+                continue
+            }
+            let end = min(index + 8, utf8.count)
+            while index < end {
+                let byte = utf8[index]
+                if byte >= 0x20 && byte != .quote && byte != .backslash && byte != 0xE2 {
                     index += 1
-                    continue
+                } else if byte == 0xE2 {
+                    // U+2028 and U+2029 (E2 80 A8, E2 80 A9) are valid JSON but end a line in
+                    // JavaScript source, so escaping them keeps the output safe to embed in a script.
+                    let isSeparator =
+                        index + 2 < utf8.count && utf8[index + 1] == 0x80
+                        && utf8[index + 2] & 0xFE == 0xA8
+                    guard isSeparator else {
+                        index += 1
+                        continue
+                    }
+                    append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                    appendUnicodeEscape(utf8[index + 2] == 0xA8 ? 0x2028 : 0x2029)
+                    index += 3
+                    runStart = index
+                } else {
+                    append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                    appendEscape(for: byte)
+                    index += 1
+                    runStart = index
                 }
-                append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                appendUnicodeEscape(utf8[index + 2] == 0xA8 ? 0x2028 : 0x2029)
-                index += 3
-                runStart = index
-            } else {
-                append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                appendEscape(for: byte)
-                index += 1
-                runStart = index
             }
         }
         append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
         append(.quote)
+    }
+
+    /// True when none of the eight bytes of `word` is below 0x20, `"`, `\` or above 0x7F.
+    ///
+    /// `(x - 0x01…) & ~x & 0x80…` is non-zero exactly when some byte of `x` is zero; `x` is
+    /// the word XORed with the byte sought, or the word itself less 0x20 for the control
+    /// characters; the word's own high bits catch the bytes above ASCII.
+    @inline(__always)
+    static func isPlain(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let quotes = word ^ (ones &* UInt64(UInt8.quote))
+        let backslashes = word ^ (ones &* UInt64(UInt8.backslash))
+        let zeroQuote = (quotes &- ones) & ~quotes
+        let zeroBackslash = (backslashes &- ones) & ~backslashes
+        let control = (word &- ones &* 0x20) & ~word
+        return (zeroQuote | zeroBackslash | control | word) & highs == 0
     }
 
     /// The short escapes where JSON has one, `\u00XX` for the other control characters.

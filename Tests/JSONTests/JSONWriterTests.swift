@@ -110,4 +110,48 @@ struct JSONWriterTests {
         #expect(writer.bytes.count == 2 + 20_000 * #"{"n":1,"s":"é\n"}"#.utf8.count + 19_999)
         #expect(try JSONParser().parse(writer.bytes) == value)
     }
+
+    /// Every byte that needs an escape, at every place in strings long enough to be read eight
+    /// bytes at a time, and at every offset from such a word's start: the fast path must never
+    /// pass one over.
+    @Test("Escapes are found wherever they fall in a string read a word at a time")
+    func escapesAtEveryPosition() {
+        let specials: [(Character, String)] =
+            (0..<0x20).map { code in
+                let short: [Int: String] = [0x08: #"\b"#, 0x09: #"\t"#, 0x0A: #"\n"#, 0x0C: #"\f"#, 0x0D: #"\r"#]
+                let hex = String(code, radix: 16)
+                return (Character(Unicode.Scalar(UInt8(code))), short[code] ?? #"\u00"# + (hex.count == 1 ? "0" : "") + hex)
+            } + [("\"", #"\""#), ("\\", #"\\"#), ("\u{2028}", #"\u2028"#), ("\u{2029}", #"\u2029"#)]
+        for length in [8, 9, 15, 16, 17, 24] {
+            for position in 0..<length {
+                for (special, escaped) in specials {
+                    var characters = Array(repeating: Character("a"), count: length)
+                    characters[position] = special
+                    let expected = "\"" + String(repeating: "a", count: position) + escaped
+                        + String(repeating: "a", count: length - position - 1) + "\""
+                    let written = text { $0.writeString(String(characters)) }
+                    #expect(written == expected, "\(escaped) at \(position) of \(length)")
+                }
+            }
+        }
+        // Text above ASCII that needs no escape comes out as it went in, whatever its length.
+        for length in 1...20 {
+            let plain = String(repeating: "é→a", count: length)
+            #expect(text { $0.writeString(plain) } == "\"" + plain + "\"")
+        }
+    }
+
+    @Test("Commas and nesting stay right beyond 64 levels deep")
+    func deepNesting() throws {
+        var value = JSONValue.array([.number("1"), .number("2")])
+        for level in 0..<150 {
+            value = level % 2 == 0 ? .array([value, .number("3")]) : .object([JSONMember("k", value), JSONMember("x", .null)])
+        }
+        var writer = JSONWriter()
+        writer.write(value)
+        #expect(try JSONParser(maxDepth: 200).parse(writer.bytes) == value)
+        var expected = "[1,2]"
+        for level in 0..<150 { expected = level % 2 == 0 ? "[\(expected),3]" : #"{"k":\#(expected),"x":null}"# }
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
+    }
 }
