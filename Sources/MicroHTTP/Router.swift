@@ -81,7 +81,9 @@ struct RouteTable: Sendable {
     /// Paths with more segments than this match nothing (the longest pattern has five).
     static let maxSegments = 16
 
-    private var entries: [Entry] = []
+    /// By number of segments: a path is compared only with the patterns of its own length,
+    /// a handful, rather than scanning (and retaining) every entry of the table.
+    private var entries = [[Entry]](repeating: [], count: maxSegments + 1)
 
     @usableFromInline init() {}
 
@@ -94,8 +96,9 @@ struct RouteTable: Sendable {
         let literals = segments.count { if case .literal = $0 { true } else { false } }
         // Kept from most to least specific, in the order added among equals, so the scan
         // can stop at the first pattern less specific than one that fits.
-        let position = entries.firstIndex { $0.literals < literals } ?? entries.endIndex
-        entries.insert(Entry(method: method, pattern: pattern, segments: segments, index: index, literals: literals), at: position)
+        let position = entries[segments.count].firstIndex { $0.literals < literals } ?? entries[segments.count].endIndex
+        entries[segments.count].insert(
+            Entry(method: method, pattern: pattern, segments: segments, index: index, literals: literals), at: position)
     }
 
     @usableFromInline func match(_ method: HTTPMethod, _ path: String) -> Match {
@@ -115,7 +118,7 @@ struct RouteTable: Sendable {
         let lookup = method == .head ? HTTPMethod.get : method
         var allowed: [HTTPMethod] = []
         var fitting: Int?
-        for entry in entries {
+        for entry in entries[parts.count] {
             if let fitting, entry.literals < fitting { break }
             guard Self.fits(entry.segments, bytes, parts) else { continue }
             fitting = entry.literals
@@ -146,12 +149,11 @@ struct RouteTable: Sendable {
         return count
     }
 
-    /// Whether the path's segments have the pattern's shape. Literals compare byte for byte,
-    /// as the route table's ASCII names are meant.
+    /// Whether the path's segments, as many as the pattern's, have its shape. Literals compare
+    /// byte for byte, as the route table's ASCII names are meant.
     private static func fits(
         _ segments: [Segment], _ bytes: UnsafeBufferPointer<UInt8>, _ parts: UnsafeBufferPointer<Range<Int>>
     ) -> Bool {
-        guard segments.count == parts.count else { return false }
         for index in segments.indices {
             let part = parts[index]
             switch segments[index] {

@@ -33,14 +33,14 @@ enum Base64URL {
 
     /// The 6-bit value a character stands for; nil for a byte outside the alphabet.
     static func value(of character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): character - UInt8(ascii: "A")
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): character - UInt8(ascii: "a") + 26
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0") + 52
-        case UInt8(ascii: "-"): 62
-        case UInt8(ascii: "_"): 63
-        default: nil
-        }
+        let value = values[Int(character)]
+        return value < 64 ? value : nil
+    }
+
+    /// `value(of:)` for every byte, 0xFF outside the alphabet: one load for each character of
+    /// the session id every request names, where the ranges took a chain of branches.
+    private static let values: [UInt8] = (0...255).map { byte in
+        (0..<64).first { character(of: UInt8($0)) == UInt8(byte) }.map(UInt8.init) ?? 0xFF
     }
 
     /// True when `string` has exactly `length` characters, all from the alphabet.

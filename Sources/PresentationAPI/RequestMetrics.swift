@@ -41,10 +41,9 @@ final class RequestMetrics: Sendable {
         }
     }
 
-    private struct Counts: Sendable {
-        var requests: [Key: Int] = [:]
-        var latencies: [String: Histogram] = [:]
-    }
+    /// By method, route and status, each with its latencies: one dictionary lookup a request.
+    /// A scrape adds the histograms of one route up.
+    private typealias Counts = [Key: Histogram]
 
     /// One stripe's counts behind its own lock (a class, since a Mutex cannot sit in an array).
     private final class Stripe: Sendable {
@@ -60,9 +59,8 @@ final class RequestMetrics: Sendable {
     func record(method: HTTPMethod, route: String, status: HTTPStatus, duration: Duration) {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         let key = Key(method: method.rawValue, route: route, status: status.rawValue)
-        stripes[Self.stripeIndex(of: stripes.count)].counts.withLock { stripe in
-            stripe.requests[key, default: 0] += 1
-            stripe.latencies[route, default: Histogram()].observe(seconds)
+        stripes[Self.stripeIndex(of: stripes.count)].counts.withLock { counts in
+            counts[key, default: Histogram()].observe(seconds)
         }
     }
 
@@ -71,9 +69,11 @@ final class RequestMetrics: Sendable {
         var requests: [Key: Int] = [:]
         var latencies: [String: Histogram] = [:]
         for stripe in stripes {
-            stripe.counts.withLock { stripe in
-                requests.merge(stripe.requests, uniquingKeysWith: +)
-                for (route, histogram) in stripe.latencies { latencies[route, default: Histogram()].add(histogram) }
+            stripe.counts.withLock { counts in
+                for (key, histogram) in counts {
+                    requests[key, default: 0] += histogram.count
+                    latencies[key.route, default: Histogram()].add(histogram)
+                }
             }
         }
         return (requests, latencies)
