@@ -7,7 +7,7 @@
 /// The text is valid UTF-8, so it is held as a `String`: texts of up to 15 bytes (`{}`,
 /// `{"tab":"all"}`) live inline, with no allocation at all.
 public struct JSONText: Hashable, Sendable, CustomStringConvertible {
-    private let text: String
+    @usableFromInline let text: String
 
     /// The text of `value`, as `JSONWriter.write(_:)` writes it.
     public init(_ value: JSONValue) {
@@ -40,7 +40,9 @@ public struct JSONText: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { text }
 
-    /// Calls `body` with the text's bytes, valid only during the call.
+    /// Calls `body` with the text's bytes, valid only during the call. Inlinable, so that
+    /// callers in other modules get it specialised rather than through generic metadata.
+    @inlinable
     public func withUTF8<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         if let result = try text.utf8.withContiguousStorageIfAvailable(body) { return result }
         // Native and small strings always have contiguous UTF-8; this is for completeness only.
@@ -60,6 +62,7 @@ public struct JSONText: Hashable, Sendable, CustomStringConvertible {
 
 extension JSONWriter {
     /// Writes a value kept as text, copying the text as it is.
+    @inlinable
     public mutating func write(_ text: JSONText) {
         startValue()
         text.withUTF8 { append($0) }

@@ -8,21 +8,24 @@
 /// Noncopyable, so that it can own its buffer outright: every write is a bounds check and a
 /// store, with none of the uniqueness checks an `[UInt8]` makes on each append (they were a
 /// third of the time spent writing a session). `bytes` copies the text out once, at the end.
+///
+/// The small writes (keys, strings, brackets) are inlinable: a session's answer is a few
+/// hundred of them, and as calls from another module each cost more than the bytes it wrote.
 public struct JSONWriter: ~Copyable {
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var count = 0
-    private var capacity: Int
+    @usableFromInline var storage: UnsafeMutablePointer<UInt8>
+    @usableFromInline var count = 0
+    @usableFromInline var capacity: Int
     /// How many arrays and objects are open.
-    private var depth = 0
+    @usableFromInline var depth = 0
     /// Whether the innermost open array or object needs a comma before its next element.
-    private var needsComma = false
+    @usableFromInline var needsComma = false
     /// The same for the enclosing ones, innermost in the lowest bit: a stack of bits in a
     /// word, where an array of flags cost a uniqueness and a bounds check at every value.
     /// Levels beyond 64, which only deep values reach, spill into `deeperLevels`.
-    private var outerLevels: UInt64 = 0
-    private var deeperLevels: [Bool] = []
+    @usableFromInline var outerLevels: UInt64 = 0
+    @usableFromInline var deeperLevels: [Bool] = []
     /// Set by `key(_:)`: the next value belongs to that key and takes no comma of its own.
-    private var afterKey = false
+    @usableFromInline var afterKey = false
 
     /// `capacity` is a guess at the output size in bytes, to grow the buffer fewer times.
     public init(capacity: Int = 1024) {
@@ -57,14 +60,14 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func append(_ byte: UInt8) {
         if count == capacity { grow(toHold: count + 1) }
         storage[count] = byte
         count += 1
     }
 
-    @inline(__always)
+    @inlinable @inline(__always)
     mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
         guard let base = run.baseAddress, !run.isEmpty else { return }
         if count + run.count > capacity { grow(toHold: count + run.count) }
@@ -76,7 +79,8 @@ public struct JSONWriter: ~Copyable {
         literal.withUnsafeBufferPointer { append($0) }
     }
 
-    private mutating func grow(toHold needed: Int) {
+    @usableFromInline
+    mutating func grow(toHold needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -110,6 +114,7 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
+    @inlinable
     public mutating func writeString(_ string: String) {
         startValue()
         appendQuoted(string)
@@ -131,49 +136,55 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
+    @inlinable
     public mutating func writeBool(_ value: Bool) {
         startValue()
-        append(value ? Self.trueLiteral : Self.falseLiteral)
+        appendLiteral(value ? "true" : "false")
     }
 
+    @inlinable
     public mutating func writeNull() {
         startValue()
-        append(Self.nullLiteral)
+        appendLiteral("null")
     }
 
+    /// Copies a literal that needs no escaping, such as `null`.
+    @inlinable @inline(__always)
+    mutating func appendLiteral(_ literal: StaticString) {
+        literal.withUTF8Buffer { append($0) }
+    }
+
+    @inlinable
     public mutating func beginObject() {
         startValue()
         append(.openBrace)
         open()
     }
 
-    /// Writes the key of the next member; the value written next belongs to it.
+    /// Writes the key of the next member, a literal that needs no escaping (all of ours); the
+    /// value written next belongs to it. Other names go through `key(escaping:)`.
     ///
-    /// Keys are most of what a session's JSON is made of: a literal's bytes are read in place,
-    /// with none of the retain, release and call a `String`'s `withUTF8` costs.
+    /// Keys are most of what a session's JSON is made of, so a literal's bytes are copied as
+    /// they are, with its quotes and colon, and checked only in debug builds.
+    @inlinable
     public mutating func key(_ name: StaticString) {
         startValue()
-        name.withUTF8Buffer { name in
-            // Quotes, name and colon copied in one pass that also checks the name is plain, as
-            // all of ours are; one that is not is written again, escaped, in its place.
-            let needed = name.count + 3
-            if count + needed > capacity { grow(toHold: count + needed) }
-            let out = storage + count
-            out[0] = .quote
-            var plain = true
-            for index in 0..<name.count {
-                let byte = name[index]
-                plain = plain && byte >= 0x20 && byte < 0x80 && byte != .quote && byte != .backslash
-                out[index + 1] = byte
-            }
-            guard plain else {
-                appendQuoted(name)
-                return append(.colon)
-            }
-            out[name.count + 1] = .quote
-            out[name.count + 2] = .colon
-            count += needed
-        }
+        // A string literal is always held as a pointer to its UTF-8 (`utf8Start` checks it).
+        let length = name.utf8CodeUnitCount
+        let source = name.utf8Start
+        assert(
+            UnsafeBufferPointer(start: source, count: length).allSatisfy {
+                $0 >= 0x20 && $0 < 0x80 && $0 != .quote && $0 != .backslash
+            }, "JSONWriter.key(_:) takes a literal that needs no escaping; use key(escaping:)")
+        let needed = length + 3
+        if count + needed > capacity { grow(toHold: count + needed) }
+        let out = storage + count
+        out[0] = .quote
+        // A loop, not memcpy: keys are a few bytes, fewer than a call to it costs.
+        for index in 0..<length { out[index + 1] = source[index] }
+        out[length + 1] = .quote
+        out[length + 2] = .colon
+        count += needed
         afterKey = true
     }
 
@@ -188,18 +199,21 @@ public struct JSONWriter: ~Copyable {
         afterKey = true
     }
 
+    @inlinable
     public mutating func endObject() {
         precondition(depth > 0, "JSONWriter.endObject() without an open object")
         close()
         append(.closeBrace)
     }
 
+    @inlinable
     public mutating func beginArray() {
         startValue()
         append(.openBracket)
         open()
     }
 
+    @inlinable
     public mutating func endArray() {
         precondition(depth > 0, "JSONWriter.endArray() without an open array")
         close()
@@ -207,8 +221,8 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Enters a new array or object, keeping the enclosing one's comma flag.
-    @inline(__always)
-    private mutating func open() {
+    @inlinable @inline(__always)
+    mutating func open() {
         if depth >= 64 { deeperLevels.append(outerLevels >> 63 != 0) }
         outerLevels = outerLevels << 1 | (needsComma ? 1 : 0)
         needsComma = false
@@ -216,19 +230,16 @@ public struct JSONWriter: ~Copyable {
     }
 
     /// Leaves the innermost array or object: the enclosing one's comma flag is current again.
-    @inline(__always)
-    private mutating func close() {
+    @inlinable @inline(__always)
+    mutating func close() {
         needsComma = outerLevels & 1 != 0
         outerLevels >>= 1
         if depth > 64, let spilled = deeperLevels.popLast() { outerLevels |= (spilled ? 1 : 0) << 63 }
         depth -= 1
     }
 
-    private static let trueLiteral = Array("true".utf8)
-    private static let falseLiteral = Array("false".utf8)
-    private static let nullLiteral = Array("null".utf8)
-
     /// Writes the comma that separates this element from the previous one, if there is one.
+    @inlinable @inline(__always)
     mutating func startValue() {
         if afterKey {
             afterKey = false
@@ -237,7 +248,8 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
-    private mutating func appendQuoted(_ string: String) {
+    @usableFromInline
+    mutating func appendQuoted(_ string: String) {
         var string = string
         string.withUTF8 { appendQuoted($0) }
     }
@@ -248,7 +260,8 @@ public struct JSONWriter: ~Copyable {
     /// Eight bytes at a time while none of them is a control character, a quote, a backslash
     /// or above ASCII (`plainWord`): answers are mostly ids, names and keys, and looking at
     /// each byte on its own was the larger part of writing them.
-    private mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
+    @usableFromInline
+    mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
         append(.quote)
         var runStart = 0
         var index = 0

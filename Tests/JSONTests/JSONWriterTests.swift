@@ -75,15 +75,17 @@ struct JSONWriterTests {
         #expect(output == #"{"id":"s-1","count":2,"dynamic \"key\"":[true,null,{},[],{"x":[1,"y"]}],"last":{"a":-1}}"#)
     }
 
-    @Test("Static keys are escaped like any other string")
-    func escapesStaticKeys() {
+    @Test("Keys that are not literals are escaped like any other string")
+    func escapesDynamicKeys() {
         let output = text { writer in
             writer.beginObject()
-            writer.key("quote\"d")
+            writer.key(escaping: "quote\"d\u{2028}")
+            writer.writeNull()
+            writer.key("plain")
             writer.writeNull()
             writer.endObject()
         }
-        #expect(output == #"{"quote\"d":null}"#)
+        #expect(output == #"{"quote\"d\u2028":null,"plain":null}"#)
     }
 
     @Test(
