@@ -140,15 +140,22 @@ public final class InMemorySessionStore: SessionStore {
         return try entry.update(at: clock(), journal: journal, body)
     }
 
-    public func update<R: Sendable>(
-        _ id: SessionID, _ body: @escaping @Sendable (inout Session) throws -> R,
-        completion: @escaping @Sendable (Result<R, any Error>) -> Void
+    public func change(
+        _ id: SessionID, _ body: @escaping @Sendable (inout Session) throws -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void
     ) {
-        guard let entry = entry(id) else { return completion(.failure(PresentationError.sessionNotFound)) }
+        guard let entry = entry(id) else { return completion(PresentationError.sessionNotFound) }
         guard let journal else {
-            return completion(Result { try entry.update(at: clock(), journal: nil, body) })
+            do {
+                try entry.update(at: clock(), journal: nil, body)
+            } catch {
+                return completion(error)
+            }
+            return completion(nil)
         }
-        entry.update(at: clock(), journal: journal, body, completion: completion)
+        entry.update(at: clock(), journal: journal, body) { result in
+            if case .failure(let error) = result { completion(error) } else { completion(nil) }
+        }
     }
 
     public func delete(_ id: SessionID) throws(PresentationError) -> Bool {

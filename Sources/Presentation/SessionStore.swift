@@ -1,4 +1,5 @@
 public import Foundation
+import Synchronization
 
 /// Where sessions live: in memory, and on disk when the store has a journal, behind the same promises.
 public protocol SessionStore: Sendable {
@@ -34,14 +35,20 @@ public protocol SessionStore: Sendable {
     func update<R>(_ id: SessionID, _ body: (inout Session) throws -> R) throws -> R
 
     /// The same, without holding the calling thread while a durable store writes: `completion`
-    /// gets what `update` would have returned or thrown, maybe before this returns (a store in
-    /// memory), maybe later on another thread (once the change is on disk). Changes of one
-    /// session still apply one at a time, in the order they came. `completion`, and the
-    /// watchers told of the change, may run on the journal's writer thread: they must not
-    /// make a blocking durable change themselves (that would wait for that very thread).
-    func update<R: Sendable>(
-        _ id: SessionID, _ body: @escaping @Sendable (inout Session) throws -> R,
-        completion: @escaping @Sendable (Result<R, any Error>) -> Void)
+    /// gets nil where `update` would have returned, or what it would have thrown, maybe before
+    /// this returns (a store in memory), maybe later on another thread (once the change is on
+    /// disk). Changes of one session still apply one at a time, in the order they came.
+    /// `completion`, and the watchers told of the change, may run on the journal's writer
+    /// thread: they must not make a blocking durable change themselves (that would wait for
+    /// that very thread).
+    ///
+    /// Not generic, unlike `update`: every change request comes through here, and through a
+    /// protocol a generic method runs unspecialised, looking up `Result<R, _>` and `R?` at run
+    /// time, several times a request. A caller that needs `body`'s result keeps it itself
+    /// (the `update(_:_:completion:)` below does).
+    func change(
+        _ id: SessionID, _ body: @escaping @Sendable (inout Session) throws -> Void,
+        completion: @escaping @Sendable ((any Error)?) -> Void)
 
     /// Removes the session (from disk too, before it returns) and tells its watchers `.deleted`;
     /// false when there was none. When the removal cannot be written the session stays.
@@ -63,8 +70,35 @@ public protocol SessionStore: Sendable {
 }
 
 extension SessionStore {
+    /// `change(_:_:completion:)` with `body`'s result handed to `completion`.
+    public func update<R: Sendable>(
+        _ id: SessionID, _ body: @escaping @Sendable (inout Session) throws -> R,
+        completion: @escaping @Sendable (Result<R, any Error>) -> Void
+    ) {
+        let result = ResultSlot<R>()
+        change(id, { session in result.keep(try body(&session)) }) { failure in
+            completion(failure.map { .failure($0) } ?? .success(result.take()))
+        }
+    }
+
     /// A new session that lives the default time-to-live.
     public func create(root: ScreenSpec, now: Date) throws(PresentationError) -> NewSession {
         try create(root: root, timeToLive: nil, now: now)
+    }
+}
+
+/// What a change's body made, kept for its completion, which may run on another thread.
+private final class ResultSlot<Value: Sendable>: Sendable {
+    private let value = Mutex<Value?>(nil)
+
+    func keep(_ made: Value) {
+        value.withLock { $0 = made }
+    }
+
+    /// The value kept; only the completion of a change that succeeded takes it, and that
+    /// change's body always kept one.
+    func take() -> Value {
+        guard let made = value.withLock({ $0.take() }) else { preconditionFailure("a change succeeded without a result") }
+        return made
     }
 }

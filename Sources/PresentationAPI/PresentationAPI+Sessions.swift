@@ -1,6 +1,7 @@
 import JSON
 import MicroHTTP
 import Presentation
+import Synchronization
 
 /// Creating, reading, deleting and changing sessions.
 extension PresentationAPI {
@@ -122,13 +123,10 @@ extension PresentationAPI {
         // Not cut short by a shutdown: the change may be on disk already, and the server waits
         // for its answer (the journal finishes queued writes before it closes).
         let deferred = HTTPDeferredResponse(endsWithShutdown: false)
-        store.update(id, change) { [self] outcome in
-            let response: HTTPResponse
-            do {
-                response = answer(try outcome.get(), preference)
-            } catch {
-                response = ProblemDetails(for: error).response
-            }
+        let outcome = OutcomeSlot()
+        store.change(id, { session in try outcome.keep(change(&session)) }) { [self] failure in
+            let response =
+                if let failure { ProblemDetails(for: failure).response } else { answer(outcome.take(), preference) }
             deferred.complete(with: response)
         }
         // In memory the change is made already: answer without parking the connection.
@@ -181,6 +179,22 @@ extension PresentationAPI {
         case applied(Session, PresentationID?)
         case recorded(RecordedReply)
         case replayed(RecordedReply)
+    }
+
+    /// A change's outcome, from its body to its completion (on the journal's thread when
+    /// durable). Not `SessionStore`'s generic helper: this one is specialised, and the store's
+    /// `change` is not generic, so no type is looked up at run time on the way.
+    private final class OutcomeSlot: Sendable {
+        private let outcome = Mutex<MutationOutcome?>(nil)
+
+        func keep(_ made: MutationOutcome) {
+            outcome.withLock { $0 = made }
+        }
+
+        func take() -> MutationOutcome {
+            guard let made = outcome.withLock({ $0.take() }) else { preconditionFailure("a change succeeded without an outcome") }
+            return made
+        }
     }
 
     /// The `Idempotency-Key` header: 1 to 128 printable ASCII characters.
