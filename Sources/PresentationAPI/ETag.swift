@@ -3,8 +3,30 @@ import MicroHTTP
 /// The session revision as an entity tag, and the conditional headers that carry it.
 enum ETag {
     /// `"7"`: a strong tag, since a revision names exactly one tree.
+    ///
+    /// Spelled digit by digit: every answer about a session carries one, and interpolation
+    /// went through the general formatting machinery. Up to 13 digits it is a small string,
+    /// kept inline with no allocation.
     static func value(for revision: Int) -> String {
-        "\"\(revision)\""
+        let digits = revision.magnitude
+        var length = 1
+        var scale: UInt = 1
+        while digits / scale >= 10 {
+            scale *= 10
+            length += 1
+        }
+        let sign = revision < 0 ? 1 : 0
+        return String(unsafeUninitializedCapacity: length + sign + 2) { buffer in
+            buffer[0] = UInt8(ascii: "\"")
+            if sign == 1 { buffer[1] = UInt8(ascii: "-") }
+            var rest = digits
+            for index in stride(from: sign + length, through: sign + 1, by: -1) {
+                buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            }
+            buffer[length + sign + 1] = UInt8(ascii: "\"")
+            return length + sign + 2
+        }
     }
 
     /// The revisions an `If-Match` or `If-None-Match` header names; nil for `*`.
