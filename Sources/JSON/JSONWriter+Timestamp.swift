@@ -2,26 +2,39 @@ public import Foundation
 
 extension JSONWriter {
     /// Writes `date` as `Timestamp.string(date)` does (RFC 3339, UTC, milliseconds), digit by
-    /// digit into the buffer: a session carries two, and building them as strings showed in profiles.
+    /// digit into the buffer: a session carries two, and building them as strings showed in
+    /// profiles. The calendar date comes from the day number by arithmetic (Howard Hinnant's
+    /// `civil_from_days`), not `gmtime_r`, whose time-zone bookkeeping cost more than the rest.
     public mutating func writeTimestamp(_ date: Date) {
         startValue()
         let milliseconds = Int((date.timeIntervalSince1970 * 1000).rounded(.down))
-        var seconds = time_t(milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000)
-        let fraction = milliseconds - Int(seconds) * 1000
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let fraction = milliseconds - seconds * 1000
+        let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let secondOfDay = seconds - days * 86_400
+        // Days since 0000-03-01, in 400-year eras of 146,097 days; March first, so that a leap
+        // day ends its year.
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         append(.quote)
-        appendDigits(Int(parts.tm_year) + 1900, width: 4)
+        appendDigits(year, width: 4)
         append(.minus)
-        appendDigits(Int(parts.tm_mon) + 1, width: 2)
+        appendDigits(month, width: 2)
         append(.minus)
-        appendDigits(Int(parts.tm_mday), width: 2)
+        appendDigits(day, width: 2)
         append(UInt8(ascii: "T"))
-        appendDigits(Int(parts.tm_hour), width: 2)
+        appendDigits(secondOfDay / 3600, width: 2)
         append(.colon)
-        appendDigits(Int(parts.tm_min), width: 2)
+        appendDigits(secondOfDay / 60 % 60, width: 2)
         append(.colon)
-        appendDigits(Int(parts.tm_sec), width: 2)
+        appendDigits(secondOfDay % 60, width: 2)
         append(UInt8(ascii: "."))
         appendDigits(fraction, width: 3)
         append(UInt8(ascii: "Z"))

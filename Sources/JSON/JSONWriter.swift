@@ -114,7 +114,7 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func writeString(_ string: String) {
         startValue()
         appendQuoted(string)
@@ -136,13 +136,13 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func writeBool(_ value: Bool) {
         startValue()
         appendLiteral(value ? "true" : "false")
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func writeNull() {
         startValue()
         appendLiteral("null")
@@ -154,7 +154,7 @@ public struct JSONWriter: ~Copyable {
         literal.withUTF8Buffer { append($0) }
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func beginObject() {
         startValue()
         append(.openBrace)
@@ -166,7 +166,7 @@ public struct JSONWriter: ~Copyable {
     ///
     /// Keys are most of what a session's JSON is made of, so a literal's bytes are copied as
     /// they are, with its quotes and colon, and checked only in debug builds.
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func key(_ name: StaticString) {
         startValue()
         // A string literal is always held as a pointer to its UTF-8 (`utf8Start` checks it).
@@ -199,21 +199,21 @@ public struct JSONWriter: ~Copyable {
         afterKey = true
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func endObject() {
         precondition(depth > 0, "JSONWriter.endObject() without an open object")
         close()
         append(.closeBrace)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func beginArray() {
         startValue()
         append(.openBracket)
         open()
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     public mutating func endArray() {
         precondition(depth > 0, "JSONWriter.endArray() without an open array")
         close()
@@ -254,53 +254,74 @@ public struct JSONWriter: ~Copyable {
         string.withUTF8 { appendQuoted($0) }
     }
 
-    /// Copies runs of bytes that need no escape in one go; `utf8` is valid UTF-8, as every
-    /// `String` is, so multi-byte characters pass through unchanged.
+    /// Writes `utf8` quoted. `utf8` is valid UTF-8, as every `String` is, so multi-byte
+    /// characters pass through unchanged.
     ///
-    /// Eight bytes at a time while none of them is a control character, a quote, a backslash
-    /// or above ASCII (`plainWord`): answers are mostly ids, names and keys, and looking at
-    /// each byte on its own was the larger part of writing them.
+    /// Answers are mostly ids, names and keys with nothing to escape, so room for the string
+    /// as it is is made once and it is copied eight bytes at a time while no byte of a word is
+    /// a control character, a quote, a backslash or above ASCII (`isPlain`), then byte by
+    /// byte; the first byte that may need an escape hands the rest to `appendEscaping`.
     @usableFromInline
     mutating func appendQuoted(_ utf8: UnsafeBufferPointer<UInt8>) {
-        append(.quote)
+        if count + utf8.count + 2 > capacity { grow(toHold: count + utf8.count + 2) }
+        storage[count] = .quote
+        var written = count + 1
+        var index = 0
+        while index < utf8.count {
+            if utf8.count - index >= 8 {
+                let word = UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self)
+                if Self.isPlain(word) {
+                    UnsafeMutableRawPointer(storage + written).storeBytes(of: word, as: UInt64.self)
+                    written += 8
+                    index += 8
+                    continue
+                }
+            }
+            let byte = utf8[index]
+            guard byte >= 0x20 && byte < 0x80 && byte != .quote && byte != .backslash else {
+                count = written
+                appendEscaping(UnsafeBufferPointer(rebasing: utf8[index...]))
+                return append(.quote)
+            }
+            storage[written] = byte
+            written += 1
+            index += 1
+        }
+        storage[written] = .quote
+        count = written + 1
+    }
+
+    /// The rest of a string from its first byte that may need an escape: runs that need none
+    /// are copied in one go.
+    private mutating func appendEscaping(_ utf8: UnsafeBufferPointer<UInt8>) {
         var runStart = 0
         var index = 0
         while index < utf8.count {
-            if utf8.count - index >= 8,
-                Self.isPlain(UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self))
-            {
-                index += 8
-                continue
-            }
-            let end = min(index + 8, utf8.count)
-            while index < end {
-                let byte = utf8[index]
-                if byte >= 0x20 && byte != .quote && byte != .backslash && byte != 0xE2 {
+            let byte = utf8[index]
+            if byte >= 0x20 && byte != .quote && byte != .backslash && byte != 0xE2 {
+                index += 1
+            } else if byte == 0xE2 {
+                // U+2028 and U+2029 (E2 80 A8, E2 80 A9) are valid JSON but end a line in
+                // JavaScript source, so escaping them keeps the output safe to embed in a script.
+                let isSeparator =
+                    index + 2 < utf8.count && utf8[index + 1] == 0x80
+                    && utf8[index + 2] & 0xFE == 0xA8
+                guard isSeparator else {
                     index += 1
-                } else if byte == 0xE2 {
-                    // U+2028 and U+2029 (E2 80 A8, E2 80 A9) are valid JSON but end a line in
-                    // JavaScript source, so escaping them keeps the output safe to embed in a script.
-                    let isSeparator =
-                        index + 2 < utf8.count && utf8[index + 1] == 0x80
-                        && utf8[index + 2] & 0xFE == 0xA8
-                    guard isSeparator else {
-                        index += 1
-                        continue
-                    }
-                    append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                    appendUnicodeEscape(utf8[index + 2] == 0xA8 ? 0x2028 : 0x2029)
-                    index += 3
-                    runStart = index
-                } else {
-                    append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                    appendEscape(for: byte)
-                    index += 1
-                    runStart = index
+                    continue
                 }
+                append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                appendUnicodeEscape(utf8[index + 2] == 0xA8 ? 0x2028 : 0x2029)
+                index += 3
+                runStart = index
+            } else {
+                append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                appendEscape(for: byte)
+                index += 1
+                runStart = index
             }
         }
         append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-        append(.quote)
     }
 
     /// True when none of the eight bytes of `word` is below 0x20, `"`, `\` or above 0x7F.

@@ -19,6 +19,32 @@ struct JSONWriterShortcutTests {
         #expect(String(decoding: writer.bytes, as: UTF8.self) == "\"\(Timestamp.string(date))\"")
     }
 
+    /// The writer computes the calendar date itself; `Timestamp.string` asks `gmtime_r`. Every
+    /// day boundary of four centuries (leap days and century years included), and instants
+    /// spread over years 1 to 9999 by a fixed sequence.
+    @Test("A timestamp's calendar date agrees with gmtime_r's, day after day")
+    func calendarAgrees() {
+        var mismatches: [Double] = []
+        for day in stride(from: -146_097, through: 146_097, by: 1) {
+            for seconds in [Double(day) * 86_400, Double(day) * 86_400 + 86_399.999] {
+                let date = Date(timeIntervalSince1970: seconds)
+                var writer = JSONWriter()
+                writer.writeTimestamp(date)
+                if String(decoding: writer.bytes, as: UTF8.self) != "\"\(Timestamp.string(date))\"" { mismatches.append(seconds) }
+            }
+        }
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<20_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let seconds = Double(Int(state >> 11) % 315_537_897_600) - 62_135_596_800 + Double(state % 1000) / 1000
+            let date = Date(timeIntervalSince1970: seconds)
+            var writer = JSONWriter()
+            writer.writeTimestamp(date)
+            if String(decoding: writer.bytes, as: UTF8.self) != "\"\(Timestamp.string(date))\"" { mismatches.append(seconds) }
+        }
+        #expect(mismatches.isEmpty, "first mismatches: \(mismatches.prefix(5))")
+    }
+
     @Test("Timestamps inside an array are separated like any value")
     func timestampsTakeCommas() {
         var writer = JSONWriter()
