@@ -147,7 +147,7 @@ public final class InMemorySessionStore: SessionStore {
         guard let entry = entry(id) else { return completion(PresentationError.sessionNotFound) }
         guard let journal else {
             do {
-                try entry.update(at: clock(), journal: nil, body)
+                try entry.updateInPlace(at: clock(), body)
             } catch {
                 return completion(error)
             }

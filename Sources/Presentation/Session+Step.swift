@@ -1,7 +1,11 @@
 import JSON
 
 extension Session {
-    /// Performs one step of a batch on this (draft) session.
+    /// Performs one step of a batch.
+    ///
+    /// Every operation checks all it needs before it changes anything, so a step that throws
+    /// leaves the session exactly as it was: `apply` runs a single step on the session itself
+    /// on that promise (InvariantTests and the fuzz targets' StepSequenceCheck hold it to it).
     mutating func perform(_ step: Step, into change: inout PendingChange) throws(PresentationError) {
         let actual = top.screen
         if let expected = step.expectedTop, expected != actual {

@@ -70,20 +70,27 @@ public struct Session: Equatable, Sendable {
     public mutating func apply(_ steps: [Step], at now: Date, limits: Limits) throws(PresentationError) -> Change {
         guard !steps.isEmpty else { throw .emptyBatch }
         guard steps.count <= limits.maxBatchSteps else { throw .batchTooLarge(limit: limits.maxBatchSteps) }
-        var draft = self
         var change = PendingChange(revision: revision + 1, limits: limits)
-        for (index, step) in steps.enumerated() {
-            do {
-                try draft.perform(step, into: &change)
-            } catch {
-                throw steps.count == 1 ? error : .batchStepFailed(index: index, error)
+        if steps.count == 1 {
+            // One step checks everything before it changes anything (`perform`), so it runs on
+            // the session itself: no copy, and arrays that no one else holds change in place.
+            try perform(steps[0], into: &change)
+        } else {
+            // A later step may fail after earlier ones changed the tree: the batch runs on a copy.
+            var draft = self
+            for (index, step) in steps.enumerated() {
+                do {
+                    try draft.perform(step, into: &change)
+                } catch {
+                    throw .batchStepFailed(index: index, error)
+                }
             }
+            self = draft
         }
         let events = change.events.map { Event(revision: change.revision, time: now, kind: $0) }
-        draft.revision = change.revision
-        draft.updatedAt = now
-        draft.history.append(events, keeping: limits.eventsKept)
-        self = draft
+        revision = change.revision
+        updatedAt = now
+        history.append(events, keeping: limits.eventsKept)
         return Change(revision: change.revision, events: events, presented: change.presented)
     }
 

@@ -80,6 +80,25 @@ final class SessionEntry: Sendable {
         return try apply(at: now, journal: journal, body)
     }
 
+    /// Runs `body` on the session itself, with no copy, for a store without a journal and a
+    /// body that leaves the session as it found it whenever it throws (the caller's promise).
+    ///
+    /// A copy would share the session's arrays with the stored one, so that every array the
+    /// change touched was copied whole (copy-on-write); in place, arrays no reader holds
+    /// change where they are.
+    func updateInPlace(at now: Date, _ body: (inout Session) throws -> Void) throws {
+        let notice = try state.withLock { state throws -> (watchers: [Watch], revision: Int)? in
+            guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
+            state.lease.lastAccess = max(state.lease.lastAccess, now)
+            let revision = state.session.revision
+            try body(&state.session)
+            return state.session.revision != revision ? (Self.ordered(state.watchers), state.session.revision) : nil
+        }
+        if let notice {
+            for watch in notice.watchers { watch.tell(.revised(notice.revision)) }
+        }
+    }
+
     /// The same for a store with a journal, without waiting for the disk: `body` runs (now, or
     /// after the changes already waiting for this session) on a copy, the copy's write is queued,
     /// and `completion` gets the result on the journal's thread once the copy is written and is

@@ -42,6 +42,11 @@ public protocol SessionStore: Sendable {
     /// thread: they must not make a blocking durable change themselves (that would wait for
     /// that very thread).
     ///
+    /// Unlike `update`, `body` must leave the session as it found it whenever it throws: a
+    /// store in memory runs it on the session itself, not on a copy (a journal still needs
+    /// one, for readers to see the last written session meanwhile). Copying the session made
+    /// every array the change touched be copied whole.
+    ///
     /// Not generic, unlike `update`: every change request comes through here, and through a
     /// protocol a generic method runs unspecialised, looking up `Result<R, _>` and `R?` at run
     /// time, several times a request. A caller that needs `body`'s result keeps it itself
@@ -76,7 +81,13 @@ extension SessionStore {
         completion: @escaping @Sendable (Result<R, any Error>) -> Void
     ) {
         let result = ResultSlot<R>()
-        change(id, { session in result.keep(try body(&session)) }) { failure in
+        // On a copy, which replaces the session only when `body` returns: `body` may throw
+        // after changing it, which `change` does not allow.
+        change(id, { session in
+            var draft = session
+            result.keep(try body(&draft))
+            session = draft
+        }) { failure in
             completion(failure.map { .failure($0) } ?? .success(result.take()))
         }
     }

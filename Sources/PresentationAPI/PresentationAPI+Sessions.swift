@@ -101,6 +101,8 @@ extension PresentationAPI {
         let fingerprint = key == nil ? [] : Fingerprint.of(route: route, body: request.body)
         let limits = store.limits
         let moment = now()
+        // Whatever may throw comes before the change, and `apply` is all or nothing, so the
+        // session is as it was whenever this throws: what `SessionStore.change` asks of it.
         let change = { @Sendable (session: inout Session) throws -> MutationOutcome in
             guard session.tokenDigest.matches(token) else { throw APIError.unauthorized }
             if let key, let previous = session.replies.reply(for: key) {
