@@ -253,10 +253,21 @@ private func makeResponse(
     }
 }
 
-/// The Content-Length the client announced, if any.
+/// The Content-Length the client announced, if any: its digits read from the C string in
+/// place (every request asks, and a `String` of them cost an allocation-sized detour).
 private func contentLength(of connection: OpaquePointer) -> Int? {
     guard let value = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else { return nil }
-    return Int(String(cString: value))
+    var length = 0
+    var index = 0
+    while case let byte = UInt8(bitPattern: value[index]), byte != 0 {
+        // Not a number: libmicrohttpd answers 400 itself. More than 18 digits: more than any
+        // body we take, refused as too large without counting further.
+        guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+        guard index < 18 else { return .max }
+        length = length * 10 + Int(byte - UInt8(ascii: "0"))
+        index += 1
+    }
+    return index == 0 ? nil : length
 }
 
 /// Every header or query argument of the request, in order (MHD_get_connection_values).

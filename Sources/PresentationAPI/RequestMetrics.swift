@@ -57,7 +57,9 @@ final class RequestMetrics: Sendable {
     }
 
     func record(method: HTTPMethod, route: String, status: HTTPStatus, duration: Duration) {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        // `components` splits a 128-bit count of attoseconds by division: once, not once a part.
+        let (wholeSeconds, attoseconds) = duration.components
+        let seconds = Double(wholeSeconds) + Double(attoseconds) / 1e18
         let key = Key(method: method.rawValue, route: route, status: status.rawValue)
         stripes[Self.stripeIndex(of: stripes.count)].counts.withLock { counts in
             counts[key, default: Histogram()].observe(seconds)
