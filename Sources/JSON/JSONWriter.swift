@@ -75,10 +75,6 @@ public struct JSONWriter: ~Copyable {
         count += run.count
     }
 
-    mutating func append(_ literal: [UInt8]) {
-        literal.withUnsafeBufferPointer { append($0) }
-    }
-
     @usableFromInline
     mutating func grow(toHold needed: Int) {
         var newCapacity = capacity * 2

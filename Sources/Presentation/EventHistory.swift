@@ -123,8 +123,9 @@ struct EventHistory: Equatable, Sendable {
             tail = []
             tailCount = 0
         }
-        // The tail is shared with the stored session (see above), so this copies it anyway:
-        // copy it to exactly the size it needs rather than to twice its size.
+        // Copied to exactly the size it needs rather than grown by doubling: a change made on a
+        // copy (a batch, a durable store) shares the tail and copies it anyway, and a tail
+        // grown in place would leave most sessions' tails half empty (memory per session).
         // The length prefix is one byte below 128, two below 16 K; more is reserved for larger ones.
         let prefix = record.count < 0x80 ? 1 : record.count < 0x4000 ? 2 : 10
         var grown = ByteWriter(capacity: tail.count + prefix + record.count)

@@ -20,14 +20,6 @@ enum SHA256 {
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
 
-    /// The 32-byte digest of `message`.
-    static func digest(_ message: some Collection<UInt8>) -> [UInt8] {
-        let words = Array(message).withUnsafeBufferPointer { hash($0) }
-        return withUnsafeBytes(of: (words.0.bigEndian, words.1.bigEndian, words.2.bigEndian, words.3.bigEndian)) {
-            Array($0)
-        }
-    }
-
     /// The digest of `message` as four 64-bit words, most significant byte first.
     ///
     /// Every request's token is hashed, so nothing here allocates: the state, the message
