@@ -2,7 +2,7 @@
 ///
 /// Written here rather than pulled from a crypto package because it is the only primitive
 /// the server needs, its inputs are short tokens, and the standard's test vectors pin it
-/// down exactly (see IdentifierTests). Not constant-time with respect to input length, which
+/// down exactly (see TokenDigestTests). Not constant-time with respect to input length, which
 /// is no secret.
 enum SHA256 {
     private static let roundConstants: [UInt32] = [
