@@ -87,16 +87,7 @@ final class SessionEntry: Sendable {
     /// change touched was copied whole (copy-on-write); in place, arrays no reader holds
     /// change where they are.
     func updateInPlace(at now: Date, _ body: (inout Session) throws -> Void) throws {
-        let notice = try state.withLock { state throws -> (watchers: [Watch], revision: Int)? in
-            guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
-            state.lease.lastAccess = max(state.lease.lastAccess, now)
-            let revision = state.session.revision
-            try body(&state.session)
-            return state.session.revision != revision ? (Self.ordered(state.watchers), state.session.revision) : nil
-        }
-        if let notice {
-            for watch in notice.watchers { watch.tell(.revised(notice.revision)) }
-        }
+        try changeOpen(at: now) { state in try body(&state.session) }
     }
 
     /// The same for a store with a journal, without waiting for the disk: `body` runs (now, or
@@ -207,26 +198,35 @@ final class SessionEntry: Sendable {
     /// journal, the copy is written (the caller holds the turn then).
     private func apply<R>(at now: Date, journal: (any SessionJournal)?, _ body: (inout Session) throws -> R) throws -> R {
         var result: R?
-        let notice = try state.withLock { state throws -> (watchers: [Watch], revision: Int)? in
-            guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
-            state.lease.lastAccess = max(state.lease.lastAccess, now)
+        try changeOpen(at: now) { state in
             var draft = state.session
             result = try body(&draft)
-            let revised = draft.revision != state.session.revision
-            if let journal, revised || draft != state.session {
+            if let journal, draft.revision != state.session.revision || draft != state.session {
                 try journal.save(draft, lease: state.lease)
                 state.persistedAccess = state.lease.lastAccess
             }
             state.session = draft
-            return revised ? (Self.ordered(state.watchers), draft.revision) : nil
+        }
+        guard let result else { preconditionFailure("update returned without a result") }
+        return result
+    }
+
+    /// Runs `change` on the state under the lock unless the session is closed or expired at
+    /// `now` (a change keeps it alive), then tells the watchers, outside the lock, when the
+    /// revision moved.
+    private func changeOpen(at now: Date, _ change: (inout State) throws -> Void) throws {
+        let notice = try state.withLock { state throws -> (watchers: [Watch], revision: Int)? in
+            guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
+            state.lease.lastAccess = max(state.lease.lastAccess, now)
+            let revision = state.session.revision
+            try change(&state)
+            return state.session.revision != revision ? (Self.ordered(state.watchers), state.session.revision) : nil
         }
         if let notice {
             for watch in notice.watchers {
                 watch.tell(.revised(notice.revision))
             }
         }
-        guard let result else { preconditionFailure("update returned without a result") }
-        return result
     }
 
     func addWatcher(_ onChange: @escaping @Sendable (SessionChange) -> Void) -> Watch? {
