@@ -69,6 +69,14 @@ public enum SessionDatabase {
             storedBytes: queue.storedBytes, duration: ContinuousClock.now - started)
     }
 
+    /// WAL pages written between two checkpoints (32 MB of log at 4 KB pages), against SQLite's
+    /// default of 1,000. A checkpoint copies each page changed since the last one into the file
+    /// once, on the writer's thread, between two commits: changes keep rewriting the same pages
+    /// (a session's row, its events' leaf), so the rarer the checkpoint, the fewer copies each
+    /// change pays for. Durable push/pop went from 11-13k to 15-17k requests a second
+    /// (docs/performance.md, item 32); a restart reads at most this much log back.
+    static let walCheckpointPages = 8192
+
     /// Opens the file, checks it is ours and sound, and sets it up for durable group commits.
     private static func openTable(path: String, maxPageCount: Int?) throws(StorageOpenError) -> SessionTable {
         do {
@@ -93,6 +101,7 @@ public enum SessionDatabase {
             }
             // FULL: in WAL mode, NORMAL does not sync on commit, and a 2xx promises the change is on disk.
             try connection.execute("PRAGMA synchronous = FULL")
+            _ = try connection.texts("PRAGMA wal_autocheckpoint = \(walCheckpointPages)")
             let check = try connection.texts("PRAGMA quick_check")
             guard check == ["ok"] else {
                 throw StorageOpenError.corrupt(path: path, details: check.prefix(3).joined(separator: "; "))

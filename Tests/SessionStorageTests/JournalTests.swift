@@ -7,6 +7,8 @@ import Testing
 
 @testable import SessionStorage
 
+import enum Presentation.Operation
+
 @Suite("SQLite journal")
 struct JournalTests {
     @Test("Writes queued while a transaction waits on the disk share the next one, and each is on disk when its update returns")
@@ -77,6 +79,43 @@ struct JournalTests {
             #expect(session.root.path.count == 1 + rounds)
             #expect(disk[session.id] == session)
         }
+    }
+
+    @Test("The log is folded into the file only every walCheckpointPages pages, and all of it comes back on restart")
+    func rareCheckpoints() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        let store = InMemorySessionStore(journal: recovery.journal)
+        // A root screen of 40 KB of params: its row spans ten pages and more, each rewritten by
+        // every change, so a few hundred changes write more log than SQLite's default 1,000 pages.
+        let text = JSONValue.string(String(repeating: "x", count: 40_000))
+        let bulky = StorageFixture.spec("home", params: .object([JSONMember("text", text)]))
+        let id = try store.create(root: bulky, now: Date()).session.id
+        let frame = 24 + 4096
+        let walPath = recovery.journal.path + "-wal"
+        func walFrames() -> Int {
+            let size = (try? FileManager.default.attributesOfItem(atPath: walPath)[.size] as? Int) ?? 0
+            return max(0, size - 32) / frame
+        }
+        var changes = 0
+        // SQLite checkpoints at the first commit past the threshold and then writes the log from
+        // its start again, so under the default the file never holds much more than 1,000 frames.
+        while walFrames() <= 1_500, changes < 400 {
+            _ = try store.update(id) { session in
+                let operation: Operation = changes % 2 == 0 ? .push(StorageFixture.spec("detail")) : .pop(result: nil)
+                _ = try session.apply([Step(operation: operation)], at: Date(), limits: .default)
+            }
+            changes += 1
+        }
+        #expect(walFrames() > 1_500, "\(walFrames()) frames of log after \(changes) changes")
+        #expect(walFrames() < SessionDatabase.walCheckpointPages)
+        let expected = store.session(id)
+        // Not closed: a crash leaves the log as it is, and a restart must replay all of it.
+        let reopened = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        defer { reopened.journal.close() }
+        #expect(reopened.sessions.map(\.session) == [try #require(expected)])
+        recovery.journal.close()
     }
 
     @Test("A full disk fails the change with storageFull and leaves the session exactly as it was")
