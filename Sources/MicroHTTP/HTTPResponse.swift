@@ -8,9 +8,13 @@ public struct HTTPResponse: Sendable {
         case stream(HTTPStream)
     }
 
-    public var status: HTTPStatus
-    public var headers: HTTPHeaders
-    public var body: Body
+    public var status: HTTPStatus { didSet { prepared = nil } }
+    public var headers: HTTPHeaders { didSet { prepared = nil } }
+    public var body: Body { didSet { prepared = nil } }
+    /// libmicrohttpd's response built from exactly this status, these headers and this body
+    /// (`HTTPPreparedResponse.response`), sent instead of building another. Changing any of
+    /// the three drops it.
+    public internal(set) var prepared: HTTPPreparedResponse?
     /// The route pattern the handler matched, for the access log and metrics: a label
     /// that never carries ids, so that it can be counted. Not sent.
     public var route: String?

@@ -1,8 +1,8 @@
 import CMicroHTTPD
 import Foundation
 
-// The @convention(c) functions libmicrohttpd calls, and the only place besides
-// HTTPServer.swift that touches its C API. Ownership at this boundary:
+// The @convention(c) functions libmicrohttpd calls, and with HTTPServer.swift and
+// HTTPPreparedResponse.swift the only places that touch its C API. Ownership at this boundary:
 // - the DaemonContext (`cls`) is retained by HTTPServer.start and released by stop;
 // - a RequestContext is retained into `*req_cls` on the first access call and released
 //   by handleCompleted;
@@ -198,26 +198,26 @@ private func hexValue(_ character: CChar) -> UInt8? {
     }
 }
 
-/// Builds the libmicrohttpd response, queues it and logs the request.
+/// Queues the response (the prepared one when it has one, else one built now) and logs the request.
 private func queue(
     _ response: HTTPResponse,
     for request: RequestContext,
     on connection: OpaquePointer,
     daemon: DaemonContext
 ) -> MHD_Result {
-    guard let mhdResponse = makeResponse(response, for: request, on: connection, daemon: daemon) else { return .NO }
-    defer { MHD_destroy_response(mhdResponse) }
-    for field in response.headers {
-        // withCString lends a native string's own bytes; passing the String itself would
-        // have Swift build a temporary C array for each header.
-        field.name.withCString { name in
-            field.value.withCString { value in _ = MHD_add_response_header(mhdResponse, name, value) }
+    let result: MHD_Result
+    // A stopping server adds `Connection: close`, which a shared response cannot carry.
+    if let prepared = response.prepared, !daemon.isStopping {
+        // libmicrohttpd takes its own reference; `response` keeps ours alive until it has.
+        result = MHD_queue_response(connection, UInt32(response.status.rawValue), prepared.raw)
+    } else {
+        guard let mhdResponse = makeResponse(response, for: request, on: connection, daemon: daemon) else { return .NO }
+        defer { MHD_destroy_response(mhdResponse) }
+        if daemon.isStopping {
+            _ = MHD_add_response_header(mhdResponse, "Connection", "close")
         }
+        result = MHD_queue_response(connection, UInt32(response.status.rawValue), mhdResponse)
     }
-    if daemon.isStopping {
-        _ = MHD_add_response_header(mhdResponse, "Connection", "close")
-    }
-    let result = MHD_queue_response(connection, UInt32(response.status.rawValue), mhdResponse)
     daemon.accessLog?(
         HTTPAccessRecord(
             method: request.method, path: request.path, status: response.status, route: response.route,
@@ -225,6 +225,7 @@ private func queue(
     return result
 }
 
+/// The libmicrohttpd response for `response`, with its headers; the caller destroys it.
 private func makeResponse(
     _ response: HTTPResponse,
     for request: RequestContext,
@@ -233,10 +234,7 @@ private func makeResponse(
 ) -> OpaquePointer? {
     switch response.body {
     case .bytes(let bytes):
-        if bytes.isEmpty { return MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT) }
-        return bytes.withUnsafeBytes { body in
-            MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
-        }
+        return makeResponse(bytes: bytes, headers: response.headers)
     case .stream(let stream):
         stream.attach(to: ConnectionHandle(raw: connection))
         request.parkedKey = daemon.park(.stream(stream))
@@ -249,7 +247,31 @@ private func makeResponse(
             retained.release()
             return nil
         }
+        add(response.headers, to: made)
         return made
+    }
+}
+
+/// A libmicrohttpd response holding a copy of `bytes`, with `headers`; the caller destroys it.
+func makeResponse(bytes: [UInt8], headers: HTTPHeaders) -> OpaquePointer? {
+    let made =
+        bytes.isEmpty
+        ? MHD_create_response_from_buffer(0, nil, .RESPMEM_PERSISTENT)
+        : bytes.withUnsafeBytes { body in
+            MHD_create_response_from_buffer(body.count, UnsafeMutableRawPointer(mutating: body.baseAddress), .RESPMEM_MUST_COPY)
+        }
+    guard let made else { return nil }
+    add(headers, to: made)
+    return made
+}
+
+private func add(_ headers: HTTPHeaders, to response: OpaquePointer) {
+    for field in headers {
+        // withCString lends a native string's own bytes; passing the String itself would
+        // have Swift build a temporary C array for each header.
+        field.name.withCString { name in
+            field.value.withCString { value in _ = MHD_add_response_header(response, name, value) }
+        }
     }
 }
 

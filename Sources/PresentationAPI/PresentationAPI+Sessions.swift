@@ -43,7 +43,7 @@ extension PresentationAPI {
                     return HTTPResponse(status: .notModified, headers: ["ETag": ETag.value(for: session.revision)])
                 }
             }
-            return .json(sessionJSON.json(for: session, read: true), revision: session.revision)
+            return sessionJSON.readResponse(for: session)
         }
         guard let response else { throw PresentationError.sessionNotFound }
         return response

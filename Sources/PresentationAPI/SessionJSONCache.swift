@@ -1,4 +1,5 @@
 import JSON
+import MicroHTTP
 import Presentation
 import Synchronization
 
@@ -12,6 +13,9 @@ final class SessionJSONCache: Sendable {
     private struct Entry {
         let revision: Int
         let bytes: [UInt8]
+        /// The read's answer as libmicrohttpd's response, built by the first read that finds
+        /// these bytes and sent as it is by the reads after it.
+        var prepared: HTTPPreparedResponse?
     }
 
     private struct State {
@@ -52,6 +56,27 @@ final class SessionJSONCache: Sendable {
         let bytes = writer.bytes
         keep(bytes, revision: session.revision, for: session.id, in: shard, adding: read)
         return bytes
+    }
+
+    /// The answer to a read of the session: its JSON, with the headers of every JSON answer
+    /// and its ETag, built as libmicrohttpd's response once per revision. A session read again
+    /// and again at one revision (a client polling, several screens following one session)
+    /// costs its readers a lookup, not a response each.
+    func readResponse(for session: Session) -> HTTPResponse {
+        let shard = shard(for: session.id)
+        let hit = shard.state.withLock { state -> Entry? in
+            guard let entry = state.entries[session.id], entry.revision == session.revision else { return nil }
+            return entry
+        }
+        if let prepared = hit?.prepared { return prepared.response }
+        let bytes = hit?.bytes ?? json(for: session, read: true)
+        let response = HTTPResponse.json(bytes, revision: session.revision)
+        guard let prepared = HTTPPreparedResponse(response) else { return response }
+        shard.state.withLock { state in
+            // Kept only beside the bytes it was built from: a newer revision may have come meanwhile.
+            if state.entries[session.id]?.revision == session.revision { state.entries[session.id]?.prepared = prepared }
+        }
+        return prepared.response
     }
 
     /// The revision kept for `id`, if any.

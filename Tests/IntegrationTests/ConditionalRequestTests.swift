@@ -21,6 +21,42 @@ struct ConditionalRequestTests {
         }
     }
 
+    @Test("Reads of one revision from many clients at once get the same answer, sent from one prepared response")
+    func sharedReadAnswer() throws {
+        try withServer(api: CORSTests.api) { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            try client.post("push", to: session, json: ["screen": "detail", "params": ["id": 7]]).expectSession(revision: 2)
+            let first = try client.get(session.route(), token: session.token)
+            _ = first.expectSession(revision: 2)
+            let port = server.port
+            let results = Threads.run(8) { _ in
+                let reader = try HTTPConnection(port: port)
+                return try (0..<25).map { _ in try reader.get(session.route(), token: session.token) }
+            }
+            for result in results {
+                for answer in try result.get() {
+                    #expect(answer.status == 200 && answer.body == first.body)
+                    #expect(answer.header("ETag") == "\"2\"" && answer.header("Cache-Control") == "no-store")
+                    #expect(answer.header("Access-Control-Allow-Origin") == nil)
+                }
+            }
+            // A header added for one request (CORS) goes to that request only, not into the shared answer.
+            let crossOrigin = try client.get(session.route(), token: session.token, headers: [("Origin", CORSTests.allowed)])
+            #expect(crossOrigin.body == first.body && crossOrigin.header("Access-Control-Allow-Origin") == CORSTests.allowed)
+            let plain = try client.get(session.route(), token: session.token)
+            #expect(plain.body == first.body && plain.header("Access-Control-Allow-Origin") == nil)
+            // HEAD gets the same headers and no body.
+            let head = try client.request("HEAD", session.route(), headers: [("Authorization", "Bearer \(session.token)")])
+            #expect(head.status == 200 && head.body.isEmpty && head.header("ETag") == "\"2\"")
+            #expect(head.header("Content-Length") == String(first.body.count))
+            // The next revision is answered afresh.
+            try client.post("pop", to: session, json: [:]).expectSession(revision: 3)
+            let popped = try client.get(session.route(), token: session.token)
+            #expect(popped.expectSession(revision: 3).rootPathIDs == ["s2"])
+        }
+    }
+
     @Test("If-Match with the current revision or * applies the change")
     func ifMatchCurrent() throws {
         try withServer { server in

@@ -1,5 +1,6 @@
 import Foundation
 import JSON
+import MicroHTTP
 import Presentation
 import Testing
 
@@ -47,6 +48,47 @@ struct SessionJSONCacheTests {
         #expect(cache.keptRevision(of: session.id) == 2)
         #expect(cache.json(for: session, read: true) == Self.written(session))
         #expect(cache.count == 1)
+    }
+
+    @Test("A read's answer is built as libmicrohttpd's response once a revision, and each new revision gets its own")
+    func readsShareOneResponse() throws {
+        let cache = SessionJSONCache(capacity: 64)
+        var session = Self.session()
+        let first = cache.readResponse(for: session)
+        let second = cache.readResponse(for: session)
+        let prepared = try #require(first.prepared)
+        #expect(second.prepared === prepared)
+        guard case .bytes(let body) = second.body else { Issue.record("a read answered with a stream"); return }
+        #expect(body == Self.written(session))
+        #expect(second.status == .ok && second.headers["ETag"] == "\"1\"")
+        #expect(second.headers["Content-Type"] == "application/json")
+
+        _ = try session.apply([Step(operation: .push(try ScreenSpec(name: "next")))], at: Date(), limits: .default)
+        _ = cache.json(for: session, read: false)
+        let changed = cache.readResponse(for: session)
+        #expect(changed.prepared != nil && changed.prepared !== prepared)
+        #expect(changed.headers["ETag"] == "\"2\"")
+        guard case .bytes(let changedBody) = changed.body else { Issue.record("a read answered with a stream"); return }
+        #expect(changedBody == Self.written(session))
+    }
+
+    @Test("A response whose status, headers or body change no longer carries its prepared form; its route may")
+    func changesDropThePreparedResponse() throws {
+        let cache = SessionJSONCache(capacity: 64)
+        let read = cache.readResponse(for: Self.session())
+        #expect(read.prepared != nil)
+        var routed = read
+        routed.route = "/v1/sessions/{id}"
+        #expect(routed.prepared != nil)
+        var withHeader = read
+        withHeader.headers.add("Access-Control-Allow-Origin", "https://app.example.com")
+        #expect(withHeader.prepared == nil)
+        var withStatus = read
+        withStatus.status = .created
+        #expect(withStatus.prepared == nil)
+        var withBody = read
+        withBody.body = .bytes([])
+        #expect(withBody.prepared == nil)
     }
 
     @Test("Reading more sessions than the capacity keeps no more than the capacity")
