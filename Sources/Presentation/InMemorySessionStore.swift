@@ -41,18 +41,45 @@ public final class InMemorySessionStore: SessionStore {
     public var storedBytes: Int { journal?.storedBytes ?? 0 }
 
     public func create(root: ScreenSpec, timeToLive: Int?, now: Date) throws(PresentationError) -> NewSession {
-        try insertNew(timeToLive: timeToLive, now: now) { id, token in
+        let (new, entry, lease) = try insertHidden(timeToLive: timeToLive, now: now) { id, token in
             Session(id: id, token: token, root: root, now: now)
         }
+        return try written(new, entry, lease)
+    }
+
+    public func create(
+        root: ScreenSpec, timeToLive: Int?, now: Date,
+        completion: @escaping @Sendable (Result<NewSession, PresentationError>) -> Void
+    ) {
+        let inserted = Result { () throws(PresentationError) in
+            try insertHidden(timeToLive: timeToLive, now: now) { id, token in
+                Session(id: id, token: token, root: root, now: now)
+            }
+        }
+        write(inserted, completion)
     }
 
     public func importSession(_ snapshot: Session.Snapshot, timeToLive: Int?, now: Date) throws(PresentationError)
         -> NewSession
     {
+        let (new, entry, lease) = try insertImported(snapshot, timeToLive: timeToLive, now: now)
+        return try written(new, entry, lease)
+    }
+
+    public func importSession(
+        _ snapshot: Session.Snapshot, timeToLive: Int?, now: Date,
+        completion: @escaping @Sendable (Result<NewSession, PresentationError>) -> Void
+    ) {
+        write(Result { () throws(PresentationError) in try insertImported(snapshot, timeToLive: timeToLive, now: now) }, completion)
+    }
+
+    private func insertImported(_ snapshot: Session.Snapshot, timeToLive: Int?, now: Date) throws(PresentationError)
+        -> (NewSession, SessionEntry, SessionLease)
+    {
         // Checked once before taking a slot, so a bad document costs nothing; the id is only a placeholder.
         _ = try Session(
             id: makeID(), tokenDigest: SessionTokenDigest(of: makeToken()), restoring: snapshot, limits: limits)
-        return try insertNew(timeToLive: timeToLive, now: now) { id, token throws(PresentationError) in
+        return try insertHidden(timeToLive: timeToLive, now: now) { id, token throws(PresentationError) in
             try Session(id: id, tokenDigest: SessionTokenDigest(of: token), restoring: snapshot, limits: limits)
         }
     }
@@ -67,10 +94,50 @@ public final class InMemorySessionStore: SessionStore {
         }
     }
 
-    /// Makes a session under a fresh id, writes it when there is a journal, and only then shows it.
-    private func insertNew(
+    /// A new session inserted by `insertHidden`, written through the journal and only then
+    /// shown; forgotten again when it cannot be written.
+    private func written(_ new: NewSession, _ entry: SessionEntry, _ lease: SessionLease) throws(PresentationError)
+        -> NewSession
+    {
+        guard let journal else { return new }
+        do {
+            try journal.save(new.session, lease: lease)
+        } catch {
+            forget(new.session.id)
+            throw error
+        }
+        entry.open()
+        return new
+    }
+
+    /// The same as `written`, with the journal's write queued rather than waited for.
+    private func write(
+        _ inserted: Result<(NewSession, SessionEntry, SessionLease), PresentationError>,
+        _ completion: @escaping @Sendable (Result<NewSession, PresentationError>) -> Void
+    ) {
+        guard case .success(let (new, entry, lease)) = inserted else { return completion(inserted.map(\.0)) }
+        guard let journal else { return completion(.success(new)) }
+        journal.save(new.session, lease: lease) { [self] failure in
+            if let failure {
+                forget(new.session.id)
+                return completion(.failure(failure))
+            }
+            entry.open()
+            completion(.success(new))
+        }
+    }
+
+    /// Undoes `insertHidden` for a session that could not be written.
+    private func forget(_ id: SessionID) {
+        shard(for: id).entries.withLock { _ = $0.removeValue(forKey: id) }
+        sessionCount.subtract(1, ordering: .relaxed)
+    }
+
+    /// Makes a session under a fresh id and inserts it, hidden until written when there is a
+    /// journal (shown at once without one): the entry and lease, for `written` or `write`.
+    private func insertHidden(
         timeToLive: Int?, now: Date, _ make: (SessionID, SessionToken) throws(PresentationError) -> Session
-    ) throws(PresentationError) -> NewSession {
+    ) throws(PresentationError) -> (NewSession, SessionEntry, SessionLease) {
         if let journal, journal.storedBytes >= limits.maxStoredBytes {
             throw .storageLimitReached(limit: limits.maxStoredBytes)
         }
@@ -93,16 +160,7 @@ public final class InMemorySessionStore: SessionStore {
                 return true
             }
             guard inserted else { continue }
-            guard let journal else { return NewSession(session: session, token: token) }
-            do {
-                try journal.save(session, lease: lease)
-            } catch {
-                shard(for: session.id).entries.withLock { _ = $0.removeValue(forKey: session.id) }
-                sessionCount.subtract(1, ordering: .relaxed)
-                throw error
-            }
-            entry.open()
-            return NewSession(session: session, token: token)
+            return (NewSession(session: session, token: token), entry, lease)
         }
         sessionCount.subtract(1, ordering: .relaxed)
         preconditionFailure("the session id generator returned ids in use \(Self.idAttempts) times in a row")
@@ -165,6 +223,25 @@ public final class InMemorySessionStore: SessionStore {
         guard let watchers = try entry.close({ () throws(PresentationError) in try journal?.remove([id]) }) else {
             return false
         }
+        forgetClosed(id, entry, telling: watchers)
+        return true
+    }
+
+    public func delete(_ id: SessionID, completion: @escaping @Sendable (Result<Bool, PresentationError>) -> Void) {
+        guard let entry = entry(id) else { return completion(.success(false)) }
+        guard let journal else { return completion(Result { () throws(PresentationError) in try delete(id) }) }
+        entry.close(journal: journal, id: id) { [self] closed in
+            completion(
+                closed.map { watchers in
+                    guard let watchers else { return false }
+                    forgetClosed(id, entry, telling: watchers)
+                    return true
+                })
+        }
+    }
+
+    /// Drops a closed entry from its shard and tells its watchers it is gone.
+    private func forgetClosed(_ id: SessionID, _ entry: SessionEntry, telling watchers: [Watch]) {
         shard(for: id).entries.withLock { entries in
             if entries[id] === entry { entries.removeValue(forKey: id) }
         }
@@ -172,7 +249,6 @@ public final class InMemorySessionStore: SessionStore {
         for watch in watchers {
             watch.tell(.deleted)
         }
-        return true
     }
 
     public func sessions(after cursor: String?, limit: Int) -> [Session] {

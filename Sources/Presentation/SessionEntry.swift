@@ -99,16 +99,55 @@ final class SessionEntry: Sendable {
         at now: Date, journal: any SessionJournal, _ body: @escaping @Sendable (inout Session) throws -> R,
         completion: @escaping @Sendable (Result<R, any Error>) -> Void
     ) {
-        let change: Turn = { [self] in self.change(at: now, journal: journal, body, completion: completion) }
+        enqueue { [self] in self.change(at: now, journal: journal, body, completion: completion) }
+    }
+
+    /// Runs `turn` now if no change holds the turn, else after those before it.
+    private func enqueue(_ turn: @escaping Turn) {
         let mine = state.withLock { state in
             if state.busy {
-                state.waiting.append(change)
+                state.waiting.append(turn)
                 return false
             }
             state.busy = true
             return true
         }
-        if mine { run(change) }
+        if mine { run(turn) }
+    }
+
+    /// Deletion through a journal, without holding the caller: in its turn, so that a change
+    /// whose write is under way lands first, the row is removed, and then the entry closed.
+    /// `completion` gets the watchers to tell, nil when the entry was closed already (deleted,
+    /// or expired meanwhile), or the error that kept the row, and the session, in place.
+    func close(
+        journal: any SessionJournal, id: SessionID,
+        completion: @escaping @Sendable (Result<[Watch]?, PresentationError>) -> Void
+    ) {
+        enqueue { [self] in
+            guard state.withLock({ !$0.closed }) else {
+                completion(.success(nil))
+                return .passed
+            }
+            journal.remove([id]) { [self] failure in
+                if let failure {
+                    completion(.failure(failure))
+                } else {
+                    completion(.success(closeNow()))
+                }
+                passTurn()
+            }
+            return .kept
+        }
+    }
+
+    /// Marks the entry deleted and hands back its watchers; nil when it was closed already.
+    private func closeNow() -> [Watch]? {
+        state.withLock { state in
+            guard !state.closed else { return nil }
+            state.closed = true
+            defer { state.watchers = [:] }
+            return Self.ordered(state.watchers)
+        }
     }
 
     /// Holding the turn: makes the change and queues its write, keeping the turn until the

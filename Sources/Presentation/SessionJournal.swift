@@ -17,6 +17,9 @@ public protocol SessionJournal: Sendable {
     /// Removes sessions; returns once that is durable.
     func remove(_ ids: [SessionID]) throws(PresentationError)
 
+    /// Queues the same removal and returns at once; `done` as for `save(_:lease:then:)`.
+    func remove(_ ids: [SessionID], then done: @escaping @Sendable (PresentationError?) -> Void)
+
     /// Records later last-access times, so that idle deadlines survive a restart closely.
     ///
     /// Reads are not promised to anyone, so this is batched by the caller and may be lost in a crash.
@@ -24,4 +27,16 @@ public protocol SessionJournal: Sendable {
 
     /// Bytes of stored sessions, for the store's `maxStoredBytes`.
     var storedBytes: Int { get }
+}
+
+extension SessionJournal {
+    /// For a journal that has no queue of its own: removes, then calls `done`, before returning.
+    public func remove(_ ids: [SessionID], then done: @escaping @Sendable (PresentationError?) -> Void) {
+        do {
+            try remove(ids)
+            done(nil)
+        } catch {
+            done(error)
+        }
+    }
 }

@@ -12,10 +12,23 @@ public protocol SessionStore: Sendable {
     /// `limits.maxStoredBytes` it refuses with `.storageLimitReached(limit:)`.
     func create(root: ScreenSpec, timeToLive: Int?, now: Date) throws(PresentationError) -> NewSession
 
+    /// The same, without holding the calling thread while a durable store writes: `completion`
+    /// gets what `create` would have returned or thrown, maybe before this returns (in memory),
+    /// maybe later on the journal's thread (once the session is on disk). The same rules as
+    /// `change(_:_:completion:)`'s completion hold for it.
+    func create(
+        root: ScreenSpec, timeToLive: Int?, now: Date,
+        completion: @escaping @Sendable (Result<NewSession, PresentationError>) -> Void)
+
     /// A new session, with a fresh id and token, holding what `snapshot` holds once it passes
     /// every check of `Session(id:tokenDigest:restoring:limits:)` (`.invalidSnapshot` otherwise).
     func importSession(_ snapshot: Session.Snapshot, timeToLive: Int?, now: Date) throws(PresentationError)
         -> NewSession
+
+    /// `importSession` with a completion, as `create(root:timeToLive:now:completion:)` is to `create`.
+    func importSession(
+        _ snapshot: Session.Snapshot, timeToLive: Int?, now: Date,
+        completion: @escaping @Sendable (Result<NewSession, PresentationError>) -> Void)
 
     /// A snapshot of the session, nil when there is none.
     func session(_ id: SessionID) -> Session?
@@ -58,6 +71,11 @@ public protocol SessionStore: Sendable {
     /// Removes the session (from disk too, before it returns) and tells its watchers `.deleted`;
     /// false when there was none. When the removal cannot be written the session stays.
     func delete(_ id: SessionID) throws(PresentationError) -> Bool
+
+    /// The same without holding the calling thread while a durable store writes: `completion`
+    /// as for `create(root:timeToLive:now:completion:)`. The removal waits for a change of the
+    /// session whose write is under way, so that `.deleted` is the last word.
+    func delete(_ id: SessionID, completion: @escaping @Sendable (Result<Bool, PresentationError>) -> Void)
 
     /// Calls `onChange` after each change of the session until the watch is cancelled;
     /// nil when there is no such session.

@@ -5,29 +5,69 @@ import Synchronization
 
 /// Creating, reading, deleting and changing sessions.
 extension PresentationAPI {
-    func createSession(_ request: HTTPRequest) throws -> HTTPResponse {
+    /// With durable storage the answer comes once the session is on disk; the connection is
+    /// parked meanwhile, as for a change, so no worker thread waits for the fsync.
+    func createSession(_ request: HTTPRequest) throws -> HTTPReply {
         var fields = try bodyFields(of: request, allowEmpty: false)
         guard var rootFields = try fields.object("root") else { throw APIError.missingField(pointer: "/root") }
         let root = try OperationDecoding.screen(from: &rootFields)
         try rootFields.finish()
         let timeToLive = try fields.integer("ttl", in: 1...Int(Int32.max))
         try fields.finish()
+        let key = try idempotencyKey(request)
+        let store = store
         let fingerprint = Fingerprint.of(route: "create", body: request.body)
-        let create = { () throws -> ReplyCache.CreationReply in
-            let created = try self.store.create(root: root, timeToLive: timeToLive, now: self.now())
-            let session = created.session
-            var writer = JSONWriter()
-            writer.write(session: session, token: created.token, timeToLive: self.store.limits.timeToLive(requested: timeToLive))
-            var response = HTTPResponse.json(writer.bytes, status: .created, revision: session.revision)
-            response.headers.set("Location", "/v1/sessions/\(session.id.rawValue)")
-            return ReplyCache.CreationReply(fingerprint: fingerprint, response: response)
+        return answerCreation(key: key, fingerprint: fingerprint, timeToLive: timeToLive) { done in
+            store.create(root: root, timeToLive: timeToLive, now: self.now(), completion: done)
         }
-        guard let key = try idempotencyKey(request) else { return try create().response }
-        let (reply, replayed) = try creations.reply(for: key, make: create)
-        guard reply.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
-        var response = reply.response
-        if replayed { response.headers.set("Idempotent-Replayed", "true") }
-        return response
+    }
+
+    /// Answers a creation (or an import, `key` nil): `create` starts it and calls back with
+    /// the new session, which is answered with 201, its JSON, its token and its `Location`.
+    /// With an idempotency key, the first answer is recorded and replayed (`creations`).
+    func answerCreation(
+        key: String?, fingerprint: [UInt8], timeToLive: Int?,
+        _ create: @escaping @Sendable (@escaping @Sendable (Result<NewSession, PresentationError>) -> Void) -> Void
+    ) -> HTTPReply {
+        let limits = store.limits
+        let make = { @Sendable (done: @escaping @Sendable (ReplyCache.Made) -> Void) in
+            create { result in
+                done(
+                    result.mapError { $0 as any Error }.map { created in
+                        let session = created.session
+                        var writer = JSONWriter()
+                        writer.write(session: session, token: created.token, timeToLive: limits.timeToLive(requested: timeToLive))
+                        var response = HTTPResponse.json(writer.bytes, status: .created, revision: session.revision)
+                        response.headers.set("Location", "/v1/sessions/\(session.id.rawValue)")
+                        return ReplyCache.CreationReply(fingerprint: fingerprint, response: response)
+                    })
+            }
+        }
+        // Not cut short by a shutdown: the session may be on disk already.
+        let deferred = HTTPDeferredResponse(endsWithShutdown: false)
+        if let key {
+            creations.reply(for: key, make: make) { result in
+                let response = result.flatMap { reply, replayed -> Result<HTTPResponse, any Error> in
+                    guard reply.fingerprint == fingerprint else { return .failure(APIError.idempotencyKeyReused) }
+                    var response = reply.response
+                    if replayed { response.headers.set("Idempotent-Replayed", "true") }
+                    return .success(response)
+                }
+                deferred.complete(with: Self.response(response))
+            }
+        } else {
+            make { made in deferred.complete(with: Self.response(made.map(\.response))) }
+        }
+        // In memory the session is made already: answer without parking the connection.
+        return deferred.completed.map { .now($0) } ?? .later(deferred)
+    }
+
+    /// The response, or the problem details of what kept it from being made.
+    private static func response(_ made: Result<HTTPResponse, any Error>) -> HTTPResponse {
+        switch made {
+        case .success(let response): response
+        case .failure(let error): ProblemDetails(for: error).response
+        }
     }
 
     /// The most read route, so the session is read in place, not copied out of the store.
@@ -49,36 +89,51 @@ extension PresentationAPI {
         return response
     }
 
-    func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        let session = try authorizedSession(id, request)
-        guard try store.delete(session.id) else { throw PresentationError.sessionNotFound }
-        sessionJSON.remove(session.id)
-        eventFrames.remove(session.id)
-        return HTTPResponse(status: .noContent)
+    func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPReply {
+        let id = try authorizedSession(id, request).id
+        // Parked while a durable store removes the row, as a change is.
+        let deferred = HTTPDeferredResponse(endsWithShutdown: false)
+        store.delete(id) { [self] deleted in
+            let answer = deleted.mapError { $0 as any Error }.flatMap { deleted -> Result<HTTPResponse, any Error> in
+                guard deleted else { return .failure(PresentationError.sessionNotFound) }
+                sessionJSON.remove(id)
+                eventFrames.remove(id)
+                return .success(HTTPResponse(status: .noContent))
+            }
+            deferred.complete(with: Self.response(answer))
+        }
+        return deferred.completed.map { .now($0) } ?? .later(deferred)
     }
 
     /// `POST /v1/sessions/{id}/token`: a new token, returned once; the old one stops working at once.
     ///
     /// Not a navigation change, so no revision and no event. Open event streams and waits made with
     /// the old token end at their next wake-up rather than go on serving it.
-    func rotateToken(_ rawID: String, _ request: HTTPRequest) throws -> HTTPResponse {
+    func rotateToken(_ rawID: String, _ request: HTTPRequest) throws -> HTTPReply {
         let presented = SessionTokenDigest(hashing: try presentedToken(request))
         let id = try sessionID(rawID)
         try bodyFields(of: request, allowEmpty: true).finish()
         let fresh = SessionToken.random()
-        let session = try store.update(id) { session -> Session in
+        // Parked while a durable store writes the new digest, as a change is.
+        let deferred = HTTPDeferredResponse(endsWithShutdown: false)
+        store.update(id, { session -> Int in
             guard session.tokenDigest.matches(presented) else { throw APIError.unauthorized }
             session.replaceToken(with: fresh)
-            return session
+            return session.revision
+        }) { result in
+            let answer = result.map { revision in
+                var writer = JSONWriter(capacity: 128)
+                writer.beginObject()
+                writer.key("id")
+                writer.writeString(id.rawValue)
+                writer.key("token")
+                writer.writeString(fresh.rawValue)
+                writer.endObject()
+                return HTTPResponse.json(writer.bytes, revision: revision)
+            }
+            deferred.complete(with: Self.response(answer))
         }
-        var writer = JSONWriter(capacity: 128)
-        writer.beginObject()
-        writer.key("id")
-        writer.writeString(session.id.rawValue)
-        writer.key("token")
-        writer.writeString(fresh.rawValue)
-        writer.endObject()
-        return .json(writer.bytes, revision: session.revision)
+        return deferred.completed.map { .now($0) } ?? .later(deferred)
     }
 
     /// Applies steps as one revision, honouring `If-Match` and `Idempotency-Key`, all

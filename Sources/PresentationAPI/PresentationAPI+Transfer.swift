@@ -14,16 +14,12 @@ extension PresentationAPI {
 
     /// `POST /v1/sessions/import`: a new session, with its own id and token, holding what the
     /// document holds; open to anyone who may create a session, under the same limits.
-    func importSession(_ request: HTTPRequest) throws -> HTTPResponse {
+    func importSession(_ request: HTTPRequest) throws -> HTTPReply {
         var fields = try bodyFields(of: request, allowEmpty: false)
         let (snapshot, timeToLive) = try SessionDocument.read(&fields)
-        let created = try store.importSession(snapshot, timeToLive: timeToLive, now: now())
-        var writer = JSONWriter()
-        writer.write(
-            session: created.session, token: created.token,
-            timeToLive: store.limits.timeToLive(requested: timeToLive))
-        var response = HTTPResponse.json(writer.bytes, status: .created, revision: created.session.revision)
-        response.headers.set("Location", "/v1/sessions/\(created.session.id.rawValue)")
-        return response
+        let store = store
+        return answerCreation(key: nil, fingerprint: [], timeToLive: timeToLive) { done in
+            store.importSession(snapshot, timeToLive: timeToLive, now: self.now(), completion: done)
+        }
     }
 }

@@ -124,17 +124,17 @@ public final class PresentationAPI: HTTPHandler {
             try authorizeAdmin(request)
             return .now(try listSessions(request))
         case .rotateToken:
-            return .now(try rotateToken(id, request))
+            return try rotateToken(id, request)
         case .createSession:
-            return .now(try createSession(request))
+            return try createSession(request)
         case .session:
             return .now(try getSession(id, request))
         case .deleteSession:
-            return .now(try deleteSession(id, request))
+            return try deleteSession(id, request)
         case .exportSession:
             return .now(try exportSession(id, request))
         case .importSession:
-            return .now(try importSession(request))
+            return try importSession(request)
         case .operation(let kind):
             // A request without a token learns nothing, not even whether its body was valid.
             let token = try presentedToken(request)

@@ -17,8 +17,6 @@ struct Options {
     var storage = Storage.sqlite
     /// The durable store's directory, created when missing; relative to the working directory.
     var dataDirectory = "./data"
-    /// Whether `--threads` was given: durable storage otherwise gets more workers (see `settle`).
-    var threadsGiven = false
 
     /// Where sessions live: in an SQLite file in the data directory, or only in memory.
     enum Storage: String {
@@ -44,7 +42,6 @@ struct Options {
         },
         Setting(flag: "--threads", environment: "THREADS", help: "worker threads (default: one per core)") {
             $0.server.threads = try integer($1, "--threads", 1...1024)
-            $0.threadsGiven = true
         },
         Setting(flag: "--max-body-bytes", environment: "MAX_BODY_BYTES", help: "largest request body (default 1048576)") {
             $0.server.maxBodyBytes = try integer($1, "--max-body-bytes", 64...(64 << 20))
@@ -173,20 +170,14 @@ struct Options {
         return options
     }
 
-    /// Settings that depend on others: the maximum TTL caps the default one too, and durable
-    /// storage gets a few more worker threads unless told (see `durableThreads`).
+    /// Settings that depend on others: the maximum TTL caps the default one too.
+    ///
+    /// Durable storage needs no more workers than memory does: every request that writes
+    /// (changes, creations, deletions, token rotations) parks its connection until its commit
+    /// rather than hold a worker (docs/performance.md, item 34).
     private mutating func settle() {
         limits.sessionTTL = min(limits.sessionTTL, limits.maxSessionTTL)
-        if storage == .sqlite, !threadsGiven {
-            server.threads = max(server.threads, Self.durableThreads)
-        }
     }
-
-    /// Workers in durable mode. Changes park their connection, not a worker, until their commit;
-    /// creations, deletions and token rotations still hold one until the fsync, so a few more
-    /// than cores let those of several clients share a commit. (Measured in docs/performance.md:
-    /// 32, the figure from before changes parked connections, now only adds thread switches.)
-    static let durableThreads = 8
 
     private static func split(_ argument: String) -> (String, String?) {
         guard let equals = argument.firstIndex(of: "=") else { return (argument, nil) }

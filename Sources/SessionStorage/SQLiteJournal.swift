@@ -30,6 +30,10 @@ public final class SQLiteJournal: SessionJournal {
         try queue.perform(.remove(ids))
     }
 
+    public func remove(_ ids: [SessionID], then done: @escaping @Sendable (PresentationError?) -> Void) {
+        queue.enqueue(.remove(ids), then: done)
+    }
+
     public func touch(_ leases: [SessionID: SessionLease]) throws(PresentationError) {
         try queue.perform(.touch(leases))
     }

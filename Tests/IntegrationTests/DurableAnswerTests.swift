@@ -4,18 +4,30 @@ import Presentation
 import Synchronization
 import Testing
 
-/// A journal whose queued saves wait, as on a slow disk, until the test lets them land.
-/// Creations (the blocking `save`) land at once.
+/// A journal whose queued saves wait, as on a slow disk, until the test lets them land; those
+/// queued before `hold()` (the creation of the sessions under test) land at once.
 final class HeldJournal: SessionJournal {
     private let queued = Mutex<[@Sendable (PresentationError?) -> Void]>([])
+    private let holding = Atomic<Bool>(false)
 
     func save(_ session: Session, lease: SessionLease) throws(PresentationError) {}
 
     func save(_ session: Session, lease: SessionLease, then done: @escaping @Sendable (PresentationError?) -> Void) {
+        guard holding.load(ordering: .acquiring) else { return done(nil) }
         queued.withLock { $0.append(done) }
     }
 
+    /// From now on, saves wait for `land()`.
+    func hold() {
+        holding.store(true, ordering: .releasing)
+    }
+
     func remove(_ ids: [SessionID]) throws(PresentationError) {}
+
+    func remove(_ ids: [SessionID], then done: @escaping @Sendable (PresentationError?) -> Void) {
+        guard holding.load(ordering: .acquiring) else { return done(nil) }
+        queued.withLock { $0.append(done) }
+    }
 
     func touch(_ leases: [SessionID: SessionLease]) throws(PresentationError) {}
 
@@ -41,6 +53,7 @@ struct DurableAnswerTests {
         let server = try TestServer(journal: journal)
         let client = try server.connect()
         let session = try client.createSession()
+        journal.hold()
         try client.write(
             "POST", session.route("push"),
             headers: [("Authorization", "Bearer \(session.token)"), ("Content-Type", "application/json")],
@@ -61,6 +74,71 @@ struct DurableAnswerTests {
         #expect(response.status == 200)
         #expect(try response.json()["revision"] as? Int == 2)
         #expect(try reader.fetch(session)["revision"] as? Int == 2)
+    }
+
+    @Test("Creations, token rotations and deletions wait for their write on parked connections, not on workers")
+    func otherWritesParked() throws {
+        let journal = HeldJournal()
+        let server = try TestServer(journal: journal)
+        defer { server.stop() }
+        let reader = try server.connect()
+        let session = try reader.createSession()
+        journal.hold()
+        // More writes waiting than the server has workers (two): were each holding one, the
+        // reads below would wait too.
+        let creators = try (0..<3).map { _ in try server.connect() }
+        for creator in creators {
+            try creator.write(
+                "POST", "/v1/sessions", headers: [("Content-Type", "application/json")],
+                body: Array(#"{"root":{"screen":"home"}}"#.utf8))
+        }
+        let rotator = try server.connect()
+        try rotator.write("POST", session.route("token"), headers: [("Authorization", "Bearer \(session.token)")], body: [])
+        let deadline = ContinuousClock.now + .seconds(3)
+        while journal.waiting < 4, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(journal.waiting == 4)
+        #expect(try reader.get("/healthz").status == 200)
+        #expect(try reader.fetch(session)["revision"] as? Int == 1, "the old token serves until the new one is written")
+        #expect(creators.allSatisfy { !$0.hasData(within: .milliseconds(20)) })
+        journal.land()
+        for creator in creators {
+            #expect(try creator.readResponse(to: "POST", timeout: .seconds(2)).status == 201)
+        }
+        let rotated = try rotator.readResponse(to: "POST", timeout: .seconds(2))
+        #expect(rotated.status == 200)
+        let token = try #require(try rotated.json()["token"] as? String)
+
+        let deleter = try server.connect()
+        try deleter.write("DELETE", session.route(), headers: [("Authorization", "Bearer \(token)")])
+        #expect(!deleter.hasData(within: .milliseconds(200)), "answered before the removal landed")
+        #expect(try reader.get(session.route(), token: token).status == 200, "gone before the removal landed")
+        journal.land()
+        #expect(try deleter.readResponse(to: "DELETE", timeout: .seconds(2)).status == 204)
+        #expect(try reader.get(session.route(), token: token).status == 404)
+    }
+
+    @Test("A creation retried with its idempotency key while the first is being written waits, and gets the same session")
+    func keyedCreationWaitsForTheFirst() throws {
+        let journal = HeldJournal()
+        let server = try TestServer(journal: journal)
+        defer { server.stop() }
+        journal.hold()
+        let body = Array(#"{"root":{"screen":"home"}}"#.utf8)
+        let headers = [("Content-Type", "application/json"), ("Idempotency-Key", "create-once")]
+        let first = try server.connect()
+        let retry = try server.connect()
+        try first.write("POST", "/v1/sessions", headers: headers, body: body)
+        let deadline = ContinuousClock.now + .seconds(3)
+        while journal.waiting < 1, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        try retry.write("POST", "/v1/sessions", headers: headers, body: body)
+        #expect(!retry.hasData(within: .milliseconds(200)), "the retry was answered before the first was written")
+        #expect(journal.waiting == 1, "the retry made a session of its own")
+        journal.land()
+        let original = try first.readResponse(to: "POST", timeout: .seconds(2))
+        let replayed = try retry.readResponse(to: "POST", timeout: .seconds(2))
+        #expect(original.status == 201 && replayed.status == 201)
+        #expect(original.body == replayed.body)
+        #expect(original.header("Idempotent-Replayed") == nil && replayed.header("Idempotent-Replayed") == "true")
     }
 
     @Test("Stopping the server lets a change being written finish with its answer, not 503")
