@@ -49,9 +49,7 @@ func handleAccess(
     let daemon = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
 
     guard let existing = requestSlot.pointee else {
-        let request = RequestContext(
-            method: HTTPMethod(rawValue: method.map { String(cString: $0) } ?? ""),
-            path: url.map { String(cString: $0) } ?? "/")
+        let request = RequestContext(method: requestMethod(method), path: url.map { String(cString: $0) } ?? "/")
         daemon.requestStarted()
         // Released by handleCompleted.
         requestSlot.pointee = Unmanaged.passRetained(request).toOpaque()
@@ -106,6 +104,18 @@ func handleAccess(
         guard let response = deferred.responseOrPark(on: ConnectionHandle(raw: connection)) else { return .YES }
         return queue(response, for: request, on: connection, daemon: daemon)
     }
+}
+
+/// The request's method: a common one as its constant, with no string built for it (every
+/// request has one), any other as the client spelled it.
+private func requestMethod(_ name: UnsafePointer<CChar>?) -> HTTPMethod {
+    guard let name else { return HTTPMethod(rawValue: "") }
+    if strcmp(name, "GET") == 0 { return .get }
+    if strcmp(name, "POST") == 0 { return .post }
+    if strcmp(name, "DELETE") == 0 { return .delete }
+    if strcmp(name, "HEAD") == 0 { return .head }
+    if strcmp(name, "OPTIONS") == 0 { return .options }
+    return HTTPMethod(rawValue: String(cString: name))
 }
 
 /// MHD_RequestCompletedCallback: the request is over (answered, failed or abandoned).
@@ -169,8 +179,10 @@ func unescapeKeepingNUL(
     _ text: UnsafeMutablePointer<CChar>?
 ) -> Int {
     guard let text else { return 0 }
-    var read = 0
-    var write = 0
+    // Most paths have nothing escaped: then there is nothing to rewrite, only a length to report.
+    guard let percent = strchr(text, Int32(UInt8(ascii: "%"))) else { return strlen(text) }
+    var read = text.distance(to: percent)
+    var write = read
     while text[read] != 0 {
         // The second digit is read only when the first is one, so never past the terminator.
         if text[read] == CChar(UInt8(ascii: "%")), let high = hexValue(text[read + 1]), let low = hexValue(text[read + 2]),

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Matches a method and path against a table of patterns such as `/v1/sessions/{id}/push`.
 ///
 /// A route table fits on one screen, so matching is a plain scan: no regular expressions,
@@ -158,7 +160,9 @@ struct RouteTable: Sendable {
             let part = parts[index]
             switch segments[index] {
             case .literal(let literal):
-                guard literal.count == part.count, UnsafeBufferPointer(rebasing: bytes[part]).elementsEqual(literal) else {
+                guard literal.count == part.count,
+                    literal.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress! + part.lowerBound, part.count) }) == 0
+                else {
                     return false
                 }
             case .parameter:

@@ -37,6 +37,13 @@ enum Base64URL {
         return value < 64 ? value : nil
     }
 
+    /// Runs `body` with `value(of:)`'s table in hand (0xFF outside the alphabet), for a loop
+    /// over many characters: the table is a lazily made global, and every reach for it
+    /// checks that it was made.
+    static func withValueTable<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        values.withUnsafeBufferPointer(body)
+    }
+
     /// `value(of:)` for every byte, 0xFF outside the alphabet: one load for each character of
     /// the session id every request names, where the ranges took a chain of branches.
     private static let values: [UInt8] = (0...255).map { byte in

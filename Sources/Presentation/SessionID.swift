@@ -24,15 +24,19 @@ public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Custo
 
     private static func bits(spelledBy spelling: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
         guard spelling.count == length else { return nil }
-        var high: UInt64 = 0
-        var low: UInt64 = 0
-        for index in 0..<length - 1 {
-            guard let value = Base64URL.value(of: spelling[index]) else { return nil }
-            high = high << 6 | low >> 58
-            low = low << 6 | UInt64(value)
+        return Base64URL.withValueTable { values in
+            var high: UInt64 = 0
+            var low: UInt64 = 0
+            for index in 0..<length - 1 {
+                let value = values[Int(spelling[index])]
+                guard value < 64 else { return nil }
+                high = high << 6 | low >> 58
+                low = low << 6 | UInt64(value)
+            }
+            let last = values[Int(spelling[length - 1])]
+            guard last < 64, last & 0x0F == 0 else { return nil }
+            return (high << 2 | low >> 62, low << 2 | UInt64(last >> 4))
         }
-        guard let last = Base64URL.value(of: spelling[length - 1]), last & 0x0F == 0 else { return nil }
-        return (high << 2 | low >> 62, low << 2 | UInt64(last >> 4))
     }
 
     /// A new id from the system's cryptographically secure generator.

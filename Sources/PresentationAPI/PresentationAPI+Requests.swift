@@ -34,7 +34,10 @@ extension PresentationAPI {
             guard let schemeStart = bytes.firstIndex(where: { $0 != space }) else { return nil }
             let schemeEnd = bytes[schemeStart...].firstIndex(of: space) ?? bytes.endIndex
             // `| 0x20` lowers ASCII letters; no other byte lowers onto one of these letters.
-            guard bytes[schemeStart..<schemeEnd].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }),
+            // Compared by index: iterating a literal's UTF-8 view cost more than the rest of this.
+            let bearer: StaticString = "bearer"
+            guard schemeEnd - schemeStart == bearer.utf8CodeUnitCount,
+                (0..<bearer.utf8CodeUnitCount).allSatisfy({ bytes[schemeStart + $0] | 0x20 == bearer.utf8Start[$0] }),
                 let tokenStart = bytes[schemeEnd...].firstIndex(where: { !isBlank($0) }),
                 let tokenLast = bytes[tokenStart...].lastIndex(where: { !isBlank($0) })
             else { return nil }
