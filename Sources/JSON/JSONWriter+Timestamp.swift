@@ -23,6 +23,43 @@ extension JSONWriter {
         let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        guard (0...9999).contains(year) else {
+            return appendSpelledOut(year: year, month: month, day: day, secondOfDay: secondOfDay, fraction: fraction)
+        }
+        // Every date of these four centuries has the same 26 bytes, quotes included: room is
+        // made once and the digits go straight in, two at a time, with no loop to size them.
+        if count + 26 > capacity { grow(toHold: count + 26) }
+        let out = storage + count
+        out[0] = .quote
+        Self.put(year / 100, at: out + 1)
+        Self.put(year % 100, at: out + 3)
+        out[5] = .minus
+        Self.put(month, at: out + 6)
+        out[8] = .minus
+        Self.put(day, at: out + 9)
+        out[11] = UInt8(ascii: "T")
+        Self.put(secondOfDay / 3600, at: out + 12)
+        out[14] = .colon
+        Self.put(secondOfDay / 60 % 60, at: out + 15)
+        out[17] = .colon
+        Self.put(secondOfDay % 60, at: out + 18)
+        out[20] = UInt8(ascii: ".")
+        out[21] = .digitZero + UInt8(truncatingIfNeeded: fraction / 100)
+        Self.put(fraction % 100, at: out + 22)
+        out[24] = UInt8(ascii: "Z")
+        out[25] = .quote
+        count += 26
+    }
+
+    /// Two decimal digits of `value` (0 to 99) at `out`.
+    @inline(__always)
+    private static func put(_ value: Int, at out: UnsafeMutablePointer<UInt8>) {
+        out[0] = .digitZero + UInt8(truncatingIfNeeded: value / 10)
+        out[1] = .digitZero + UInt8(truncatingIfNeeded: value % 10)
+    }
+
+    /// The same for a year outside 0 to 9999, digit by digit (a year past 9999 takes more than four).
+    private mutating func appendSpelledOut(year: Int, month: Int, day: Int, secondOfDay: Int, fraction: Int) {
         append(.quote)
         appendDigits(year, width: 4)
         append(.minus)

@@ -10,6 +10,7 @@ struct JSONWriterShortcutTests {
         arguments: [
             0.0, 0.001, 0.999, 1.5, -0.001, -1.0, -86_400.5, 951_782_400.123,  // 2000-02-29
             1_795_532_400.120, 4_102_444_799.999, 253_402_300_799.999,  // 9999-12-31
+            253_402_300_800.0,  // 10000-01-01: past the four-digit years written in one go
         ]
     )
     func timestampsMatch(seconds: Double) {
