@@ -41,9 +41,29 @@ final class RequestMetrics: Sendable {
         }
     }
 
-    /// By method, route and status, each with its latencies: one dictionary lookup a request.
-    /// A scrape adds the histograms of one route up.
-    private typealias Counts = [Key: Histogram]
+    /// By method, route and status, each with its latencies; a scrape adds up those of one route.
+    ///
+    /// A short list searched from the last key found rather than a dictionary: a server has
+    /// a few dozen keys, a thread's requests mostly repeat the last one, and comparing keys
+    /// is cheap where hashing two strings on every request was not (the route's string is
+    /// the route table's own, so equal routes compare as the same storage).
+    private struct Counts {
+        var keys: [Key] = []
+        var histograms: [Histogram] = []
+        var last = 0
+
+        mutating func observe(_ seconds: Double, for key: Key) {
+            if last < keys.count, keys[last] == key { return histograms[last].observe(seconds) }
+            if let index = keys.firstIndex(of: key) {
+                last = index
+            } else {
+                keys.append(key)
+                histograms.append(Histogram())
+                last = keys.count - 1
+            }
+            histograms[last].observe(seconds)
+        }
+    }
 
     /// One stripe's counts behind its own lock (a class, since a Mutex cannot sit in an array).
     private final class Stripe: Sendable {
@@ -62,7 +82,7 @@ final class RequestMetrics: Sendable {
         let seconds = Double(wholeSeconds) + Double(attoseconds) / 1e18
         let key = Key(method: method.rawValue, route: route, status: status.rawValue)
         stripes[Self.stripeIndex(of: stripes.count)].counts.withLock { counts in
-            counts[key, default: Histogram()].observe(seconds)
+            counts.observe(seconds, for: key)
         }
     }
 
@@ -72,7 +92,7 @@ final class RequestMetrics: Sendable {
         var latencies: [String: Histogram] = [:]
         for stripe in stripes {
             stripe.counts.withLock { counts in
-                for (key, histogram) in counts {
+                for (key, histogram) in zip(counts.keys, counts.histograms) {
                     requests[key, default: 0] += histogram.count
                     latencies[key.route, default: Histogram()].add(histogram)
                 }
