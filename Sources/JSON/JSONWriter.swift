@@ -47,6 +47,9 @@ public struct JSONWriter: ~Copyable {
         storage.deallocate()
     }
 
+    /// How many bytes are written so far: the offset the next byte goes to.
+    public var written: Int { count }
+
     /// The JSON text written so far; take it when done.
     public var bytes: [UInt8] {
         Array(UnsafeBufferPointer(start: storage, count: count))
@@ -114,6 +117,19 @@ public struct JSONWriter: ~Copyable {
     public mutating func writeString(_ string: String) {
         startValue()
         appendQuoted(string)
+    }
+
+    /// A string given as its UTF-8 bytes (valid UTF-8, as a `String`'s are).
+    public mutating func writeString(utf8: UnsafeBufferPointer<UInt8>) {
+        startValue()
+        appendQuoted(utf8)
+    }
+
+    /// Copies `json` as it is, as the next bytes: the caller keeps the text well formed (it
+    /// splices bytes this writer, or another, wrote). The writer's own count of open objects,
+    /// arrays and commas does not see them.
+    public mutating func appendVerbatim(_ json: UnsafeBufferPointer<UInt8>) {
+        append(json)
     }
 
     public mutating func writeInt(_ value: Int) {

@@ -4,7 +4,8 @@
 /// to be stored inline, so every session paid a 64-byte allocation for its name. The
 /// characters are made again when the name is written out.
 public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, CustomStringConvertible {
-    private static let length = 22
+    /// Characters in an id's spelling.
+    public static let length = 22
 
     /// The first 64 bits and the last 64, in the order the characters spell them.
     private let high: UInt64
@@ -52,16 +53,23 @@ public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Custo
 
     public var rawValue: String {
         String(unsafeUninitializedCapacity: Self.length) { buffer in
-            // The 128 bits shifted out of the top six at a time; the last character holds the two left.
-            var (high, low) = (high, low)
-            for index in 0..<Self.length - 1 {
-                buffer[index] = Base64URL.character(of: UInt8(high >> 58))
-                high = high << 6 | low >> 58
-                low <<= 6
-            }
-            buffer[Self.length - 1] = Base64URL.character(of: UInt8(high >> 62) << 4)
+            spell(into: buffer)
             return Self.length
         }
+    }
+
+    /// Writes the id's `length` characters at `buffer`: for writers, which would otherwise
+    /// make a String of 22 characters, too long to be held inline, for every answer.
+    public func spell(into buffer: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(buffer.count >= Self.length, "an id takes \(Self.length) characters")
+        // The 128 bits shifted out of the top six at a time; the last character holds the two left.
+        var (high, low) = (high, low)
+        for index in 0..<Self.length - 1 {
+            buffer[index] = Base64URL.character(of: UInt8(high >> 58))
+            high = high << 6 | low >> 58
+            low <<= 6
+        }
+        buffer[Self.length - 1] = Base64URL.character(of: UInt8(high >> 62) << 4)
     }
 
     public var description: String { rawValue }

@@ -153,6 +153,7 @@ extension PresentationAPI {
         }
         let key = try idempotencyKey(request)
         let preference = ReturnPreference(request.headers)
+        let edit = TreeLayout.Edit(steps)
         let fingerprint = key == nil ? [] : Fingerprint.of(route: route, body: request.body)
         let limits = store.limits
         let moment = now()
@@ -183,14 +184,15 @@ extension PresentationAPI {
         let outcome = OutcomeSlot()
         store.change(id, { session in try outcome.keep(change(&session)) }) { [self] failure in
             let response =
-                if let failure { ProblemDetails(for: failure).response } else { answer(outcome.take(), preference) }
+                if let failure { ProblemDetails(for: failure).response } else { answer(outcome.take(), preference, edit) }
             deferred.complete(with: response)
         }
         // In memory the change is made already: answer without parking the connection.
         return deferred.completed.map { .now($0) } ?? .later(deferred)
     }
 
-    private func answer(_ outcome: MutationOutcome, _ preference: ReturnPreference) -> HTTPResponse {
+    /// `edit`: what the steps did to the topmost stack, when that is all (for `SessionJSONCache`).
+    private func answer(_ outcome: MutationOutcome, _ preference: ReturnPreference, _ edit: TreeLayout.Edit?) -> HTTPResponse {
         switch outcome {
         case .applied(let session, let presented) where preference == .minimal:
             var writer = JSONWriter(capacity: 256)
@@ -199,7 +201,7 @@ extension PresentationAPI {
         case .applied(let session, let presented):
             // Kept for the reads that follow when the session is being read; a present's answer
             // adds the new presentation's id.
-            let json = sessionJSON.json(for: session, read: false)
+            let json = sessionJSON.json(for: session, after: edit)
             guard let presented else { return .json(json, revision: session.revision) }
             var writer = JSONWriter(continuing: json)
             writer.key("presentation")

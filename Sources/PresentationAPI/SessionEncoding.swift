@@ -7,12 +7,18 @@ extension JSONWriter {
     mutating func write(
         session: Session, token: SessionToken? = nil, presented: PresentationID? = nil, timeToLive: Int? = nil
     ) {
-        beginObject()
-        writeIdentity(of: session)
-        key("top")
-        write(top: session.top)
-        key("root")
-        write(stack: session.root)
+        var layout = TreeLayout()
+        write(session: session, token: token, presented: presented, timeToLive: timeToLive, layout: &layout)
+    }
+
+    /// The same, noting in `layout` where the topmost stack's path lies (SessionJSONCache).
+    mutating func write(
+        session: Session, token: SessionToken? = nil, presented: PresentationID? = nil, timeToLive: Int? = nil,
+        layout: inout TreeLayout
+    ) {
+        writeHead(of: session)
+        layout.treeStart = written
+        write(stack: session.root, layout: &layout)
         if let token {
             key("token")
             writeString(token.rawValue)
@@ -26,6 +32,15 @@ extension JSONWriter {
             writeInt(timeToLive)
         }
         endObject()
+    }
+
+    /// A session's members before its tree, and the tree's key: `{"id":…,"top":{…},"root":`.
+    mutating func writeHead(of session: Session) {
+        beginObject()
+        writeIdentity(of: session)
+        key("top")
+        write(top: session.top)
+        key("root")
     }
 
     /// A change's answer under `Prefer: return=minimal`: the session without its tree
@@ -52,7 +67,10 @@ extension JSONWriter {
     /// The members every answer about a session starts with: which one, and how current.
     mutating func writeIdentity(of session: Session) {
         key("id")
-        writeString(session.id.rawValue)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SessionID.length) { spelling in
+            session.id.spell(into: spelling)
+            writeString(utf8: UnsafeBufferPointer(spelling))
+        }
         key("revision")
         writeInt(session.revision)
         key("createdAt")
@@ -61,7 +79,7 @@ extension JSONWriter {
         writeTimestamp(session.updatedAt)
     }
 
-    private mutating func write(top: Top) {
+    mutating func write(top: Top) {
         beginObject()
         key("stack")
         writeString(top.stack.rawValue)
@@ -75,23 +93,36 @@ extension JSONWriter {
     }
 
     mutating func write(stack: Stack) {
+        var layout = TreeLayout()
+        write(stack: stack, layout: &layout)
+    }
+
+    /// A stack and what is presented on it. Each stack notes its path in `layout`, inner
+    /// stacks after outer ones, so the topmost stack's is what stays.
+    private mutating func write(stack: Stack, layout: inout TreeLayout) {
         beginObject()
         key("id")
         writeString(stack.id.rawValue)
         key("path")
         beginArray()
-        for screen in stack.path { write(screen: screen) }
+        layout.screenStarts.removeAll(keepingCapacity: true)
+        for screen in stack.path {
+            // Where the screen starts, its comma included (none before the first).
+            layout.screenStarts.append(written)
+            write(screen: screen)
+        }
+        layout.pathEnd = written
         endArray()
         key("presentation")
         if let presentation = stack.presentation {
-            write(presentation: presentation)
+            write(presentation: presentation, layout: &layout)
         } else {
             writeNull()
         }
         endObject()
     }
 
-    private mutating func write(screen: Screen) {
+    mutating func write(screen: Screen) {
         beginObject()
         key("id")
         writeString(screen.id.rawValue)
@@ -117,7 +148,7 @@ extension JSONWriter {
         endObject()
     }
 
-    private mutating func write(presentation: Presentation) {
+    private mutating func write(presentation: Presentation, layout: inout TreeLayout) {
         beginObject()
         key("id")
         writeString(presentation.id.rawValue)
@@ -130,7 +161,7 @@ extension JSONWriter {
             key("navigation")
             writeBool(navigation)
             key("stack")
-            write(stack: stack)
+            write(stack: stack, layout: &layout)
         case .alert(let alert):
             key("alert")
             write(alert: alert)

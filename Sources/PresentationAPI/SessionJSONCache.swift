@@ -3,7 +3,8 @@ import MicroHTTP
 import Presentation
 import Synchronization
 
-/// Each session's JSON as last written, by revision, so that reading an unchanged session is a copy.
+/// Each session's JSON as last written, by revision, so that reading an unchanged session is a
+/// copy, and a push or a pop answers with the last revision's bytes edited (`TreeLayout`).
 ///
 /// A revision names exactly one tree (it is the session's ETag), so bytes kept for an id and a
 /// revision never go stale: a newer revision replaces them, and a read that finds an older one
@@ -13,6 +14,8 @@ final class SessionJSONCache: Sendable {
     private struct Entry {
         let revision: Int
         let bytes: [UInt8]
+        /// Where the bytes keep the topmost stack's path, for making the next revision's.
+        let layout: TreeLayout
         /// The read's answer as libmicrohttpd's response, built by the first read that finds
         /// these bytes and sent as it is by the reads after it.
         var prepared: HTTPPreparedResponse?
@@ -40,22 +43,34 @@ final class SessionJSONCache: Sendable {
         capacityPerShard = max(1, capacity / Self.shardCount)
     }
 
-    /// The session's JSON (`JSONWriter.write(session:)` with no extras), written only when not kept.
+    /// The session's JSON (`JSONWriter.write(session:)` with no extras), written only when not
+    /// kept, and kept for the reads and changes that follow.
     ///
-    /// `read`: the JSON is for a read, and is kept for the reads that follow. A change's answer
-    /// (`read: false`) replaces what a session already has kept, so that a session being read
-    /// stays cached across its changes, but makes no entry: most changed sessions are not read
-    /// before their next change, and their JSON would only take memory and push read ones out.
-    func json(for session: Session, read: Bool) -> [UInt8] {
+    /// `edit`: the session is the revision after the one kept, changed by a single push or pop
+    /// on its topmost stack; its JSON is then made from the kept bytes (`TreeLayout`), which
+    /// debug builds check against writing it whole. Every answer is kept, a change's as well
+    /// as a read's, so that a session being changed makes its next answer this way.
+    func json(for session: Session, after edit: TreeLayout.Edit? = nil) -> [UInt8] {
         let shard = shard(for: session.id)
-        if let hit = shard.state.withLock({ $0.entries[session.id] }), hit.revision == session.revision {
-            return hit.bytes
+        let kept = shard.state.withLock { $0.entries[session.id] }
+        if let kept, kept.revision == session.revision { return kept.bytes }
+        if let edit, let kept, kept.revision == session.revision - 1,
+            let (bytes, layout) = kept.layout.applying(edit, to: kept.bytes, for: session)
+        {
+            assert(bytes == Self.written(session).bytes, "the JSON made from revision \(kept.revision) is not the written one")
+            keep(Entry(revision: session.revision, bytes: bytes, layout: layout), for: session.id, in: shard)
+            return bytes
         }
-        var writer = JSONWriter(capacity: 2048)
-        writer.write(session: session)
-        let bytes = writer.bytes
-        keep(bytes, revision: session.revision, for: session.id, in: shard, adding: read)
+        let (bytes, layout) = Self.written(session)
+        keep(Entry(revision: session.revision, bytes: bytes, layout: layout), for: session.id, in: shard)
         return bytes
+    }
+
+    private static func written(_ session: Session) -> (bytes: [UInt8], layout: TreeLayout) {
+        var writer = JSONWriter(capacity: 2048)
+        var layout = TreeLayout()
+        writer.write(session: session, layout: &layout)
+        return (writer.bytes, layout)
     }
 
     /// The answer to a read of the session: its JSON, with the headers of every JSON answer
@@ -69,7 +84,7 @@ final class SessionJSONCache: Sendable {
             return entry
         }
         if let prepared = hit?.prepared { return prepared.response }
-        let bytes = hit?.bytes ?? json(for: session, read: true)
+        let bytes = hit?.bytes ?? json(for: session)
         let response = HTTPResponse.json(bytes, revision: session.revision)
         guard let prepared = HTTPPreparedResponse(response) else { return response }
         shard.state.withLock { state in
@@ -94,16 +109,15 @@ final class SessionJSONCache: Sendable {
         _ = shard(for: id).state.withLock { $0.entries.removeValue(forKey: id) }
     }
 
-    private func keep(_ bytes: [UInt8], revision: Int, for id: SessionID, in shard: Shard, adding: Bool) {
+    private func keep(_ entry: Entry, for id: SessionID, in shard: Shard) {
         let capacity = capacityPerShard
         shard.state.withLock { state in
             // Two writers of different revisions may race here: the newer one wins.
             if let kept = state.entries[id] {
-                if kept.revision < revision { state.entries[id] = Entry(revision: revision, bytes: bytes) }
+                if kept.revision < entry.revision { state.entries[id] = entry }
                 return
             }
-            guard adding else { return }
-            state.entries[id] = Entry(revision: revision, bytes: bytes)
+            state.entries[id] = entry
             state.order.append(id)
             while state.entries.count > capacity, state.head < state.order.count {
                 state.entries.removeValue(forKey: state.order[state.head])
