@@ -201,7 +201,7 @@ extension PresentationAPI {
         case .applied(let session, let presented):
             // Kept for the reads that follow when the session is being read; a present's answer
             // adds the new presentation's id.
-            let json = sessionJSON.json(for: session, after: edit)
+            let json = sessionJSON.json(for: session, changedBy: edit)
             guard let presented else { return .json(json, revision: session.revision) }
             var writer = JSONWriter(continuing: json)
             writer.key("presentation")

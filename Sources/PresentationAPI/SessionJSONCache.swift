@@ -43,14 +43,25 @@ final class SessionJSONCache: Sendable {
         capacityPerShard = max(1, capacity / Self.shardCount)
     }
 
-    /// The session's JSON (`JSONWriter.write(session:)` with no extras), written only when not
-    /// kept, and kept for the reads and changes that follow.
+    /// The session's JSON (`JSONWriter.write(session:)` with no extras) for a read, written
+    /// only when not kept, and kept for the reads and changes that follow.
+    func json(for session: Session) -> [UInt8] {
+        json(for: session, edit: nil, adding: true)
+    }
+
+    /// The same for a change's answer. `edit`: the change was a single push or pop on the
+    /// topmost stack, so the JSON is made from the previous revision's when that is kept
+    /// (`TreeLayout`; debug builds check it against writing it whole).
     ///
-    /// `edit`: the session is the revision after the one kept, changed by a single push or pop
-    /// on its topmost stack; its JSON is then made from the kept bytes (`TreeLayout`), which
-    /// debug builds check against writing it whole. Every answer is kept, a change's as well
-    /// as a read's, so that a session being changed makes its next answer this way.
-    func json(for session: Session, after edit: TreeLayout.Edit? = nil) -> [UInt8] {
+    /// Such an answer is kept even for a session nobody reads, since its next change is
+    /// likely another push or pop; other changes only replace what a session being read has
+    /// kept, so that sessions set up by a batch and never read again (most of them) take no
+    /// room.
+    func json(for session: Session, changedBy edit: TreeLayout.Edit?) -> [UInt8] {
+        json(for: session, edit: edit, adding: edit != nil)
+    }
+
+    private func json(for session: Session, edit: TreeLayout.Edit?, adding: Bool) -> [UInt8] {
         let shard = shard(for: session.id)
         let kept = shard.state.withLock { $0.entries[session.id] }
         if let kept, kept.revision == session.revision { return kept.bytes }
@@ -58,11 +69,11 @@ final class SessionJSONCache: Sendable {
             let (bytes, layout) = kept.layout.applying(edit, to: kept.bytes, for: session)
         {
             assert(bytes == Self.written(session).bytes, "the JSON made from revision \(kept.revision) is not the written one")
-            keep(Entry(revision: session.revision, bytes: bytes, layout: layout), for: session.id, in: shard)
+            keep(Entry(revision: session.revision, bytes: bytes, layout: layout), for: session.id, in: shard, adding: adding)
             return bytes
         }
         let (bytes, layout) = Self.written(session)
-        keep(Entry(revision: session.revision, bytes: bytes, layout: layout), for: session.id, in: shard)
+        keep(Entry(revision: session.revision, bytes: bytes, layout: layout), for: session.id, in: shard, adding: adding)
         return bytes
     }
 
@@ -109,7 +120,7 @@ final class SessionJSONCache: Sendable {
         _ = shard(for: id).state.withLock { $0.entries.removeValue(forKey: id) }
     }
 
-    private func keep(_ entry: Entry, for id: SessionID, in shard: Shard) {
+    private func keep(_ entry: Entry, for id: SessionID, in shard: Shard, adding: Bool) {
         let capacity = capacityPerShard
         shard.state.withLock { state in
             // Two writers of different revisions may race here: the newer one wins.
@@ -117,6 +128,7 @@ final class SessionJSONCache: Sendable {
                 if kept.revision < entry.revision { state.entries[id] = entry }
                 return
             }
+            guard adding else { return }
             state.entries[id] = entry
             state.order.append(id)
             while state.entries.count > capacity, state.head < state.order.count {

@@ -30,13 +30,21 @@ struct SessionJSONCacheTests {
         #expect(cache.count == 1)
     }
 
-    @Test("A change's answer is kept too, so that the next change can be made from it")
-    func changesKeep() throws {
+    @Test("A push's answer is kept, so that the next change can be made from it; a batch's is not")
+    func pushesKeepBatchesDoNot() throws {
         let cache = SessionJSONCache(capacity: 64)
         var session = Self.session()
-        _ = try session.apply([Step(operation: .push(try ScreenSpec(name: "next")))], at: Date(), limits: .default)
-        #expect(cache.json(for: session, after: .pushed) == Self.written(session))
+        let steps = [Step(operation: .push(try ScreenSpec(name: "next")))]
+        _ = try session.apply(steps, at: Date(), limits: .default)
+        #expect(cache.json(for: session, changedBy: TreeLayout.Edit(steps)) == Self.written(session))
         #expect(cache.keptRevision(of: session.id) == 2)
+
+        var other = Self.session()
+        let batch = [Step(operation: .push(try ScreenSpec(name: "a"))), Step(operation: .push(try ScreenSpec(name: "b")))]
+        _ = try other.apply(batch, at: Date(), limits: .default)
+        #expect(TreeLayout.Edit(batch) == nil)
+        #expect(cache.json(for: other, changedBy: nil) == Self.written(other))
+        #expect(cache.keptRevision(of: other.id) == nil)
         #expect(cache.count == 1)
     }
 
@@ -46,7 +54,7 @@ struct SessionJSONCacheTests {
         var session = Self.session()
         _ = cache.json(for: session)
         _ = try session.apply([Step(operation: .push(try ScreenSpec(name: "next")))], at: Date(), limits: .default)
-        #expect(cache.json(for: session) == Self.written(session))
+        #expect(cache.json(for: session, changedBy: nil) == Self.written(session))
         #expect(cache.keptRevision(of: session.id) == 2)
         #expect(cache.json(for: session) == Self.written(session))
         #expect(cache.count == 1)
@@ -66,7 +74,7 @@ struct SessionJSONCacheTests {
         #expect(second.headers["Content-Type"] == "application/json")
 
         _ = try session.apply([Step(operation: .push(try ScreenSpec(name: "next")))], at: Date(), limits: .default)
-        _ = cache.json(for: session)
+        _ = cache.json(for: session, changedBy: nil)
         let changed = cache.readResponse(for: session)
         #expect(changed.prepared != nil && changed.prepared !== prepared)
         #expect(changed.headers["ETag"] == "\"2\"")
@@ -126,7 +134,7 @@ struct SessionJSONCacheTests {
             guard (try? session.apply(steps, at: Date(), limits: .default)) != nil else { continue }
             let edit = TreeLayout.Edit(steps)
             if edit != nil { made += 1 }
-            #expect(cache.json(for: session, after: edit) == Self.written(session), "after \(operation)")
+            #expect(cache.json(for: session, changedBy: edit) == Self.written(session), "after \(operation)")
         }
         #expect(made > 500, "only \(made) answers were made from the last one")
     }
