@@ -43,9 +43,8 @@ extension PresentationAPI {
                     })
             }
         }
-        // Not cut short by a shutdown: the session may be on disk already.
-        let deferred = HTTPDeferredResponse(endsWithShutdown: false)
-        if let key {
+        return answerOnceWritten { answer in
+            guard let key else { return make { made in answer(Self.response(made.map(\.response))) } }
             creations.reply(for: key, make: make) { result in
                 let response = result.flatMap { reply, replayed -> Result<HTTPResponse, any Error> in
                     guard reply.fingerprint == fingerprint else { return .failure(APIError.idempotencyKeyReused) }
@@ -53,12 +52,18 @@ extension PresentationAPI {
                     if replayed { response.headers.set("Idempotent-Replayed", "true") }
                     return .success(response)
                 }
-                deferred.complete(with: Self.response(response))
+                answer(Self.response(response))
             }
-        } else {
-            make { made in deferred.complete(with: Self.response(made.map(\.response))) }
         }
-        // In memory the session is made already: answer without parking the connection.
+    }
+
+    /// Starts a write that `start` answers through the closure it is given: at once in memory,
+    /// so the reply is `.now`, or once a durable store has written, the connection parked
+    /// meanwhile so that no worker waits for the fsync. A shutdown does not cut the wait
+    /// short: the write may be on disk already, and the journal finishes its queue first.
+    private func answerOnceWritten(_ start: (@escaping @Sendable (HTTPResponse) -> Void) -> Void) -> HTTPReply {
+        let deferred = HTTPDeferredResponse(endsWithShutdown: false)
+        start { deferred.complete(with: $0) }
         return deferred.completed.map { .now($0) } ?? .later(deferred)
     }
 
@@ -91,18 +96,17 @@ extension PresentationAPI {
 
     func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPReply {
         let id = try authorizedSession(id, request).id
-        // Parked while a durable store removes the row, as a change is.
-        let deferred = HTTPDeferredResponse(endsWithShutdown: false)
-        store.delete(id) { [self] deleted in
-            let answer = deleted.mapError { $0 as any Error }.flatMap { deleted -> Result<HTTPResponse, any Error> in
-                guard deleted else { return .failure(PresentationError.sessionNotFound) }
-                sessionJSON.remove(id)
-                eventFrames.remove(id)
-                return .success(HTTPResponse(status: .noContent))
+        return answerOnceWritten { answer in
+            store.delete(id) { [self] deleted in
+                let response = deleted.mapError { $0 as any Error }.flatMap { deleted -> Result<HTTPResponse, any Error> in
+                    guard deleted else { return .failure(PresentationError.sessionNotFound) }
+                    sessionJSON.remove(id)
+                    eventFrames.remove(id)
+                    return .success(HTTPResponse(status: .noContent))
+                }
+                answer(Self.response(response))
             }
-            deferred.complete(with: Self.response(answer))
         }
-        return deferred.completed.map { .now($0) } ?? .later(deferred)
     }
 
     /// `POST /v1/sessions/{id}/token`: a new token, returned once; the old one stops working at once.
@@ -114,26 +118,25 @@ extension PresentationAPI {
         let id = try sessionID(rawID)
         try bodyFields(of: request, allowEmpty: true).finish()
         let fresh = SessionToken.random()
-        // Parked while a durable store writes the new digest, as a change is.
-        let deferred = HTTPDeferredResponse(endsWithShutdown: false)
-        store.update(id, { session -> Int in
-            guard session.tokenDigest.matches(presented) else { throw APIError.unauthorized }
-            session.replaceToken(with: fresh)
-            return session.revision
-        }) { result in
-            let answer = result.map { revision in
-                var writer = JSONWriter(capacity: 128)
-                writer.beginObject()
-                writer.key("id")
-                writer.writeString(id.rawValue)
-                writer.key("token")
-                writer.writeString(fresh.rawValue)
-                writer.endObject()
-                return HTTPResponse.json(writer.bytes, revision: revision)
+        return answerOnceWritten { answer in
+            store.update(id, { session -> Int in
+                guard session.tokenDigest.matches(presented) else { throw APIError.unauthorized }
+                session.replaceToken(with: fresh)
+                return session.revision
+            }) { result in
+                let response = result.map { revision in
+                    var writer = JSONWriter(capacity: 128)
+                    writer.beginObject()
+                    writer.key("id")
+                    writer.writeString(id.rawValue)
+                    writer.key("token")
+                    writer.writeString(fresh.rawValue)
+                    writer.endObject()
+                    return HTTPResponse.json(writer.bytes, revision: revision)
+                }
+                answer(Self.response(response))
             }
-            deferred.complete(with: Self.response(answer))
         }
-        return deferred.completed.map { .now($0) } ?? .later(deferred)
     }
 
     /// Applies steps as one revision, honouring `If-Match` and `Idempotency-Key`, all
@@ -178,17 +181,14 @@ extension PresentationAPI {
             session.replies.record(reply, for: key, keeping: limits.repliesKept)
             return .recorded(reply)
         }
-        // Not cut short by a shutdown: the change may be on disk already, and the server waits
-        // for its answer (the journal finishes queued writes before it closes).
-        let deferred = HTTPDeferredResponse(endsWithShutdown: false)
         let outcome = OutcomeSlot()
-        store.change(id, { session in try outcome.keep(change(&session)) }) { [self] failure in
-            let response =
-                if let failure { ProblemDetails(for: failure).response } else { answer(outcome.take(), preference, edit) }
-            deferred.complete(with: response)
+        return answerOnceWritten { respond in
+            store.change(id, { session in try outcome.keep(change(&session)) }) { [self] failure in
+                let response =
+                    if let failure { ProblemDetails(for: failure).response } else { answer(outcome.take(), preference, edit) }
+                respond(response)
+            }
         }
-        // In memory the change is made already: answer without parking the connection.
-        return deferred.completed.map { .now($0) } ?? .later(deferred)
     }
 
     /// `edit`: what the steps did to the topmost stack, when that is all (for `SessionJSONCache`).
