@@ -144,9 +144,7 @@ final class SessionEntry: Sendable {
     private func closeNow() -> [Watch]? {
         state.withLock { state in
             guard !state.closed else { return nil }
-            state.closed = true
-            defer { state.watchers = [:] }
-            return Self.ordered(state.watchers)
+            return Self.close(&state)
         }
     }
 
@@ -290,9 +288,7 @@ final class SessionEntry: Sendable {
         try state.withLock { state throws(PresentationError) -> [Watch]? in
             guard !state.closed else { return nil }
             try remove()
-            state.closed = true
-            defer { state.watchers = [:] }
-            return Self.ordered(state.watchers)
+            return Self.close(&state)
         }
     }
 
@@ -300,9 +296,7 @@ final class SessionEntry: Sendable {
     func closeIfExpired(at now: Date) -> [Watch]? {
         state.withLock { state in
             guard !state.closed, state.lease.isExpired(at: now) else { return nil }
-            state.closed = true
-            defer { state.watchers = [:] }
-            return Self.ordered(state.watchers)
+            return Self.close(&state)
         }
     }
 
@@ -317,6 +311,13 @@ final class SessionEntry: Sendable {
         state.withLock { state in
             state.persistedAccess = max(state.persistedAccess, lease.lastAccess)
         }
+    }
+
+    /// Marks the entry no session any more and hands back its watchers, in order, to be told.
+    private static func close(_ state: inout State) -> [Watch] {
+        state.closed = true
+        defer { state.watchers = [:] }
+        return ordered(state.watchers)
     }
 
     private static func ordered(_ watchers: [Int: Watch]) -> [Watch] {
