@@ -147,6 +147,9 @@ final class CommitQueue: Sendable {
                 case .callback(let done): done(outcome)
                 }
             }
+            // After the answers: a fold is the file's housekeeping, and no request waits on it.
+            // One that fails is tried again after the next batch; the log keeps what it would fold.
+            table.withLock { table in try? table.foldIfDue() }
         }
         stopped.store(true, ordering: .releasing)
         done.lock()
@@ -197,9 +200,16 @@ final class CommitQueue: Sendable {
         done.unlock()
     }
 
-    /// Folds the write-ahead log into the database file; for after `stop()`, on a clean shutdown.
+    /// Folds every session still in the log into its rows, between two batches.
+    func foldAll() throws(SQLiteError) {
+        try table.withLock { table throws(SQLiteError) in try table.foldAll() }
+    }
+
+    /// Folds every session still in the log into its rows, then SQLite's write-ahead log into
+    /// the database file; for after `stop()`, on a clean shutdown, which so leaves one file.
     func checkpoint() {
         table.withLock { table in
+            try? table.foldAll()
             _ = try? table.connection.texts("PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }

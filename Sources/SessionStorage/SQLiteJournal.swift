@@ -52,4 +52,15 @@ public final class SQLiteJournal: SessionJournal {
         queue.stop()
         queue.checkpoint()
     }
+
+    /// Folds every session still in the log into its rows now. For tests that read the tables.
+    func foldAll() throws(SQLiteError) {
+        try queue.foldAll()
+    }
+
+    /// Finishes queued writes and stops the writer, leaving the file as a crash would: nothing
+    /// folded, nothing checkpointed. For tests of what a restart reads back.
+    func abandon() {
+        queue.stop()
+    }
 }

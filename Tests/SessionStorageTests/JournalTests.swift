@@ -112,10 +112,10 @@ struct JournalTests {
         #expect(walFrames() < SessionDatabase.walCheckpointPages)
         let expected = store.session(id)
         // Not closed: a crash leaves the log as it is, and a restart must replay all of it.
+        recovery.journal.abandon()
         let reopened = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
         defer { reopened.journal.close() }
         #expect(reopened.sessions.map(\.session) == [try #require(expected)])
-        recovery.journal.close()
     }
 
     @Test("A full disk fails the change with storageFull and leaves the session exactly as it was")

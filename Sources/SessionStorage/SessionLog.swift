@@ -1,0 +1,140 @@
+import Presentation
+
+/// What the writer knows of the `log` table: the sessions whose latest state is there and not
+/// yet in the `sessions` and `events` tables ("unfolded"), in the order they went so, and how
+/// many bytes of rows the log holds.
+///
+/// Why a log: a change used to rewrite its session's row and insert its events in place, and
+/// the sessions of one group commit are spread over the file, so each change dirtied two or
+/// three pages of their own (about 7 KB written a change). A change now appends one row at the
+/// log's end, where the rows of a whole commit share a few pages. Folding a session writes its
+/// row and events once for all the changes it made since it was last folded.
+///
+/// The log is deleted from its start up to the first row of the oldest unfolded session: every
+/// row before it is of a session folded since (or removed), so the tables hold it or newer.
+/// A value type, changed only once the transaction it describes has committed.
+struct SessionLog {
+    /// A session's latest state while the tables lack it.
+    struct Unfolded {
+        var session: Session
+        var body: [UInt8]
+        var lease: SessionLease
+        /// The first row of the session since it was last folded; no earlier row is needed for it.
+        let firstSequence: Int
+    }
+
+    private(set) var unfolded: [SessionID: Unfolded] = [:]
+    /// Unfolded sessions by first row, oldest first, from `orderStart`; an entry is stale when
+    /// its session has been folded or removed since (its `firstSequence` no longer matches).
+    private var order: [(sequence: Int, id: SessionID)] = []
+    private var orderStart = 0
+    /// The byte size of each row from `head` on: `sizes[sizesStart]` is the row at `head`.
+    private var sizes: [Int] = []
+    private var sizesStart = 0
+    /// The first row the table may still hold: every row before it has been deleted.
+    private(set) var head: Int
+    /// The sequence number of the next row.
+    private(set) var next: Int
+    /// Bytes of the rows from `head` to `next`.
+    private(set) var bytes = 0
+
+    /// A log whose next row is `next` and which holds none before it.
+    init(next: Int) {
+        head = next
+        self.next = next
+    }
+
+    /// The number of rows from `head` on.
+    var rows: Int { next - head }
+
+    /// Notes a row appended at `next`, of `size` bytes, for `id`: its newest state when
+    /// `state` is given, removed when `removed`, otherwise its lease alone moved on.
+    mutating func append(size: Int, for id: SessionID, saving state: (Session, [UInt8], SessionLease)?, removed: Bool) {
+        let sequence = next
+        next += 1
+        sizes.append(size)
+        bytes += size
+        if removed {
+            unfolded[id] = nil
+        } else if let (session, body, lease) = state {
+            // One lookup, and the entry changed in place: this runs for every change.
+            if let index = unfolded.index(forKey: id) {
+                unfolded.values[index].session = session
+                unfolded.values[index].body = body
+                unfolded.values[index].lease = lease
+            } else {
+                unfolded[id] = Unfolded(session: session, body: body, lease: lease, firstSequence: sequence)
+                order.append((sequence, id))
+            }
+        }
+    }
+
+    /// Moves an unfolded session's lease forward; false when the session is not unfolded.
+    @discardableResult
+    mutating func touch(_ id: SessionID, lease: SessionLease) -> Bool {
+        guard let current = unfolded[id] else { return false }
+        if lease.lastAccess > current.lease.lastAccess { unfolded[id]!.lease = lease }
+        return true
+    }
+
+    /// The oldest unfolded sessions to fold so that the log holds at most `target` bytes (or
+    /// `limit` of them, when that comes first), and the head the log can then be cut to.
+    func plan(toAtMost target: Int, limit: Int) -> (ids: [SessionID], head: Int) {
+        var ids: [SessionID] = []
+        var remaining = bytes
+        var newHead = head
+        var index = orderStart
+        while index < order.count, remaining > target, ids.count < limit {
+            let (sequence, id) = order[index]
+            index += 1
+            guard unfolded[id]?.firstSequence == sequence else { continue }
+            ids.append(id)
+            // The next live entry's first row is the new head; every row before it goes.
+            let cut = nextLiveSequence(from: index)
+            remaining -= byteCount(from: newHead, to: cut)
+            newHead = cut
+        }
+        return (ids, newHead)
+    }
+
+    /// Every unfolded session, and the head past every row.
+    func planAll() -> (ids: [SessionID], head: Int) {
+        (order[orderStart...].compactMap { unfolded[$0.id]?.firstSequence == $0.sequence ? $0.id : nil }, next)
+    }
+
+    /// Notes `ids` folded and the rows before `newHead` deleted.
+    mutating func folded(_ ids: [SessionID], head newHead: Int) {
+        for id in ids { unfolded[id] = nil }
+        bytes -= byteCount(from: head, to: newHead)
+        sizesStart += newHead - head
+        head = newHead
+        while orderStart < order.count, order[orderStart].sequence < head || unfolded[order[orderStart].id]?.firstSequence != order[orderStart].sequence {
+            orderStart += 1
+        }
+        // Drop what was consumed once it is the larger part, so both arrays stay bounded.
+        if sizesStart > 1024, sizesStart * 2 > sizes.count {
+            sizes.removeFirst(sizesStart)
+            sizesStart = 0
+        }
+        if orderStart > 1024, orderStart * 2 > order.count {
+            order.removeFirst(orderStart)
+            orderStart = 0
+        }
+    }
+
+    private func nextLiveSequence(from index: Int) -> Int {
+        var index = index
+        while index < order.count {
+            let (sequence, id) = order[index]
+            if unfolded[id]?.firstSequence == sequence { return sequence }
+            index += 1
+        }
+        return next
+    }
+
+    private func byteCount(from start: Int, to end: Int) -> Int {
+        guard end > start else { return 0 }
+        let first = sizesStart + (start - head)
+        return sizes[first..<first + (end - start)].reduce(0, +)
+    }
+}

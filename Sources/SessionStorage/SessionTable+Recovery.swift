@@ -1,0 +1,130 @@
+import CSQLite
+import Foundation
+import Presentation
+
+/// Start-up: every session as the file holds it (its row and events, then the log's newer rows
+/// over them), and the log folded into the tables before the server takes any request.
+extension SessionTable {
+    /// A session as start-up finds it.
+    struct Found {
+        let rawID: String
+        var body: [UInt8]
+        var revision: Int
+        var lease: SessionLease
+        /// Oldest first.
+        var events: [SessionCodec.EventRow]
+        /// The newest revision the events table has events of; nil when it has none.
+        var tableEventsThrough: Int?
+        /// The log had a newer state of it than its row: the tables lack its latest state.
+        var inLog: Bool
+    }
+
+    /// Every session the file holds, in the order first found: the tables' rows, with the
+    /// log's rows applied over them in order. A log row older than what the tables hold (its
+    /// session was folded after it) is skipped; a removal forgets the session.
+    func readAll() throws -> [Found] {
+        var found: [Found?] = []
+        var index: [String: Int] = [:]
+        let select = try connection.prepare("SELECT id, body, last_access, ttl FROM sessions")
+        while try select.step() {
+            let rawID = select.text(0) ?? ""
+            let body = select.blob(1)
+            let events = try events(of: rawID)
+            index[rawID] = found.count
+            found.append(
+                Found(
+                    rawID: rawID, body: body, // A row that does not decode is reported, naming its session, when it is restored.
+                    revision: (try? SessionCodec.revision(of: body)) ?? .min,
+                    lease: SessionLease(
+                        timeToLive: select.integer(3), lastAccess: Date(timeIntervalSince1970: select.real(2))),
+                    events: events, tableEventsThrough: events.last?.revision, inLog: false))
+        }
+        let rows = try connection.prepare(
+            "SELECT seq, session, kind, revision, body, last_access, ttl, events FROM log ORDER BY seq")
+        var last = 0
+        while try rows.step() {
+            last = rows.integer(0)
+            let rawID = rows.text(1) ?? ""
+            guard let kind = LogKind(rawValue: rows.integer(2)) else {
+                throw SQLiteError(code: SQLITE_CORRUPT, message: "log row \(last) is of unknown kind \(rows.integer(2))")
+            }
+            let lease = SessionLease(timeToLive: rows.integer(6), lastAccess: Date(timeIntervalSince1970: rows.real(5)))
+            let slot = index[rawID]
+            switch kind {
+            case .removed:
+                if let slot { found[slot] = nil }
+            case .touched:
+                if let slot, found[slot] != nil { found[slot]!.lease.moveForward(to: lease) }
+            case .saved:
+                let revision = rows.integer(3)
+                let events: [SessionCodec.EventRow]
+                do {
+                    events = try SessionCodec.unpackEvents(rows.blob(7))
+                } catch {
+                    throw SQLiteError(code: SQLITE_CORRUPT, message: "log row \(last), of session \(rawID): \(error)")
+                }
+                if let slot, var session = found[slot] {
+                    guard revision >= session.revision else { continue }
+                    let through = session.events.last?.revision ?? .min
+                    session.events += events.filter { $0.revision > through }
+                    session.body = rows.blob(4)
+                    session.revision = revision
+                    session.lease.moveForward(to: lease)
+                    session.inLog = true
+                    found[slot] = session
+                } else {
+                    index[rawID] = found.count
+                    found.append(
+                        Found(
+                            rawID: rawID, body: rows.blob(4), revision: revision, lease: lease, events: events,
+                            tableEventsThrough: nil, inLog: true))
+                }
+            }
+        }
+        log = SessionLog(next: last + 1)
+        return found.compactMap { $0 }
+    }
+
+    /// A session's rows of events, oldest first.
+    private func events(of rawID: String) throws(SQLiteError) -> [SessionCodec.EventRow] {
+        try selectEvents.bind(.text(rawID))
+        defer { selectEvents.reset() }
+        var rows: [SessionCodec.EventRow] = []
+        while try selectEvents.step() { rows.append((selectEvents.integer(0), selectEvents.blob(1))) }
+        return rows
+    }
+
+    /// Notes a live session read at start-up, as `found` had it.
+    func noteLoaded(_ session: Session, _ found: Found) {
+        let size = Self.storedSize(of: session, body: found.body)
+        // Dropped through 0: restoring under a lower `eventsKept` trims history the file still
+        // has, so the first fold of each session deletes what it no longer keeps.
+        stored[session.id] = Stored(
+            size: size, eventsThrough: found.tableEventsThrough, droppedThrough: 0, loggedThrough: session.revision)
+        storedBytes += size
+        if found.inLog {
+            recovered.append(SessionLog.Unfolded(session: session, body: found.body, lease: found.lease, firstSequence: 0))
+        }
+    }
+
+    /// In one transaction: deletes `expired`, folds every session found newer in the log, and
+    /// empties the log. Start-up then begins with the tables holding everything.
+    func settle(removing expired: [SessionID]) throws(SQLiteError) {
+        try transaction { () throws(SQLiteError) in
+            for id in expired { try removeRows(of: id) }
+            for unfolded in recovered { try write(unfolded) }
+            try cutLog.bind(.integer(log.next))
+            try cutLog.run()
+        }
+        for unfolded in recovered { noteFolded(unfolded.session) }
+        recovered = []
+    }
+}
+
+extension SessionLease {
+    /// The later of the two last accesses, and `other`'s time to live.
+    mutating func moveForward(to other: SessionLease) {
+        lastAccess = max(lastAccess, other.lastAccess)
+        timeToLive = other.timeToLive
+    }
+}

@@ -1,0 +1,171 @@
+import Dispatch
+import Foundation
+import Presentation
+import Synchronization
+import Testing
+
+@testable import SessionStorage
+
+import enum Presentation.Operation
+
+/// Changes go to the log first and reach the sessions' rows when folded (`SessionLog`).
+@Suite("Log of changes")
+struct LogTests {
+    @Test("A change appends one row to the log; its session's row and events are written when it is folded")
+    func changesGoToTheLog() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: StorageFixture.start)
+        defer { recovery.journal.close() }
+        let store = InMemorySessionStore(journal: recovery.journal)
+        let id = try store.create(root: StorageFixture.spec("home"), now: StorageFixture.start).session.id
+        for operation in [Operation.push(StorageFixture.spec("a")), .push(StorageFixture.spec("b")), .pop(result: nil)] {
+            _ = try store.update(id) { session in
+                try session.apply([Step(operation: operation)], at: StorageFixture.start, limits: .default)
+            }
+        }
+        let file = try Self.connection(directory)
+        #expect(try file.texts("SELECT kind || '@' || revision FROM log ORDER BY seq") == ["0@1", "0@2", "0@3", "0@4"])
+        #expect(try file.texts("SELECT count(*) FROM sessions") == ["0"])
+        #expect(try file.texts("SELECT count(*) FROM events") == ["0"])
+
+        try recovery.journal.foldAll()
+        let session = try #require(store.session(id))
+        #expect(try file.texts("SELECT count(*) FROM log") == ["0"])
+        #expect(try file.texts("SELECT body FROM sessions").count == 1)
+        #expect(
+            try file.texts("SELECT revision FROM events ORDER BY revision, position").compactMap { Int($0) }
+                == session.keptEvents.map(\.revision))
+    }
+
+    /// The journal driven directly, with a log of a few KB so that sessions are folded every
+    /// few changes, and history trimmed so that folds also delete events. After every step the
+    /// log holds at most its threshold and one more row; every few steps the writer is stopped
+    /// as a crash would stop it, and a restart must read back exactly what was acknowledged.
+    @Test("After a crash at any point, a restart reads back every acknowledged state, lease and deletion")
+    func crashesAtAnyPoint() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let limits = Limits(eventsKept: 6)
+        let threshold = 3_000
+        var generator = SystemRandomNumberGenerator()
+        func open() throws -> SessionDatabase.Recovery {
+            try SessionDatabase.open(directory: directory, limits: limits, now: StorageFixture.start, foldThreshold: threshold)
+        }
+        var recovery = try open()
+        var expected: [SessionID: (session: Session, lease: SessionLease)] = [:]
+        var nextID = 0
+        var moment = StorageFixture.start
+        var crashes = 0
+        for step in 1...600 {
+            moment = moment.addingTimeInterval(1)
+            let lease = SessionLease(timeToLive: 86_400, lastAccess: moment)
+            let roll = Int.random(in: 0..<100, using: &generator)
+            if expected.count < 3 || roll < 8 {
+                nextID += 1
+                let session = Session(
+                    id: StorageFixture.id(nextID), token: SessionToken.random(), root: StorageFixture.spec("home"),
+                    now: moment)
+                try recovery.journal.save(session, lease: lease)
+                expected[session.id] = (session, lease)
+            } else if roll < 14 {
+                let id = try #require(expected.keys.randomElement(using: &generator))
+                try recovery.journal.remove([id])
+                expected[id] = nil
+            } else if roll < 22 {
+                let id = try #require(expected.keys.randomElement(using: &generator))
+                try recovery.journal.touch([id: lease])
+                expected[id]!.lease.lastAccess = moment
+            } else {
+                let id = try #require(expected.keys.randomElement(using: &generator))
+                var session = expected[id]!.session
+                let operation: Operation =
+                    session.root.path.count > 3 || (session.root.path.count > 1 && roll % 2 == 0)
+                    ? .pop(result: .string("step \(step)")) : .push(StorageFixture.spec("s\(step)", params: StorageFixture.params))
+                _ = try session.apply([Step(operation: operation)], at: moment, limits: limits)
+                try recovery.journal.save(session, lease: lease)
+                expected[id] = (session, lease)
+            }
+            // The fold after a commit runs before the next commit, so at most this step's row is unfolded.
+            let logBytes = try Self.connection(directory).texts(
+                "SELECT coalesce(sum(length(body) + length(events)), 0) + count(*) * \(SessionTable.logRowOverhead) FROM log")
+            #expect(Int(logBytes.first ?? "") ?? .max <= threshold + 2_000, "step \(step): \(logBytes)")
+
+            if step % 75 == 0 {
+                recovery.journal.abandon()
+                crashes += 1
+                recovery = try open()
+                let found = Dictionary(uniqueKeysWithValues: recovery.sessions.map { ($0.session.id, $0) })
+                #expect(Set(found.keys) == Set(expected.keys), "after crash \(crashes)")
+                for (id, state) in expected {
+                    #expect(found[id]?.session == state.session, "after crash \(crashes): \(id)")
+                    #expect(found[id]?.lease == state.lease, "after crash \(crashes): \(id)")
+                }
+                #expect(try Self.connection(directory).texts("SELECT count(*) FROM log") == ["0"], "start-up folds the log")
+            }
+        }
+        recovery.journal.close()
+        #expect(crashes == 8)
+    }
+
+    @Test("A batch of more new sessions than one fold takes still leaves the log under twice its threshold")
+    func foldsKeepUp() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let threshold = 4_000
+        let recovery = try SessionDatabase.open(
+            directory: directory, limits: .default, now: StorageFixture.start, foldThreshold: threshold)
+        let lease = SessionLease(timeToLive: 86_400, lastAccess: StorageFixture.start)
+        let sessions = (1...300).map { number in
+            Session(id: StorageFixture.id(number), token: SessionToken.random(), root: StorageFixture.spec("home"),
+                    now: StorageFixture.start)
+        }
+        // Queued without waiting, so that they share a few large batches: each new session is
+        // its own oldest row, and a fold of `foldLimit` of them frees only that many rows.
+        let written = DispatchGroup()
+        let failures = Atomic<Int>(0)
+        for session in sessions {
+            written.enter()
+            recovery.journal.save(session, lease: lease) { error in
+                if error != nil { failures.add(1, ordering: .relaxed) }
+                written.leave()
+            }
+        }
+        written.wait()
+        // Committed after the folds that followed the last batch.
+        try recovery.journal.touch([sessions[0].id: lease])
+        #expect(failures.load(ordering: .relaxed) == 0)
+        let logBytes = try Self.connection(directory).texts(
+            "SELECT coalesce(sum(length(body) + length(events)), 0) + count(*) * \(SessionTable.logRowOverhead) FROM log")
+        #expect(Int(logBytes.first ?? "") ?? .max <= 2 * threshold + 1_000, "\(logBytes)")
+
+        recovery.journal.abandon()
+        let reopened = try SessionDatabase.open(directory: directory, limits: .default, now: StorageFixture.start)
+        defer { reopened.journal.close() }
+        let found = Dictionary(uniqueKeysWithValues: reopened.sessions.map { ($0.session.id, $0.session) })
+        #expect(found.count == sessions.count)
+        #expect(sessions.allSatisfy { found[$0.id] == $0 }, "every session comes back as written")
+    }
+
+    @Test("A file of schema 2 gains the log when opened, and its sessions read back")
+    func upgradeFromSchemaTwo() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let first = try SessionDatabase.open(directory: directory, limits: .default, now: StorageFixture.start)
+        let store = InMemorySessionStore(journal: first.journal, clock: { StorageFixture.start })
+        let session = try store.create(root: StorageFixture.spec("home"), now: StorageFixture.start).session
+        first.journal.close()
+        // What schema 2 was: the same two tables, without the log.
+        try Self.connection(directory).execute("DROP TABLE log; PRAGMA user_version = 2;")
+
+        let reopened = try SessionDatabase.open(directory: directory, limits: .default, now: StorageFixture.start)
+        defer { reopened.journal.close() }
+        #expect(reopened.sessions.map(\.session) == [session])
+        #expect(try Self.connection(directory).texts("PRAGMA user_version") == ["3"])
+        #expect(try Self.connection(directory).texts("SELECT count(*) FROM log") == ["0"])
+    }
+
+    private static func connection(_ directory: String) throws -> SQLiteConnection {
+        try SQLiteConnection(path: (directory as NSString).appendingPathComponent(SessionDatabase.fileName))
+    }
+}
