@@ -11,7 +11,7 @@ public protocol SessionJournal: Sendable {
     /// Queues the same write and returns at once; `done` is called, on the journal's own
     /// thread, with nil once the write is durable or with the error that kept it off the disk.
     /// Writes queued by one thread, or ordered by the caller, reach the disk in that order.
-    /// `done` must not wait for another write of this journal: it runs on the thread that makes them.
+    /// `done` must not wait for another write of this journal: it runs on a thread that makes them durable.
     func save(_ session: Session, lease: SessionLease, then done: @escaping @Sendable (PresentationError?) -> Void)
 
     /// Removes sessions; returns once that is durable.

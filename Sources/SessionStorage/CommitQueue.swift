@@ -3,10 +3,11 @@ import Presentation
 import Synchronization
 
 /// Group commit: callers on many threads queue writes; one writer thread commits everything
-/// queued in one transaction, with one fsync, and then wakes each caller of the batch.
+/// queued in one transaction and hands it to `SyncQueue`, which wakes each caller of the batch
+/// once an fsync has made it durable.
 ///
-/// A caller blocks until its write is durable (that is the promise a 2xx makes) but never for
-/// the disk alone: while one batch is being synced, the next one gathers.
+/// A caller waits until its write is durable (that is the promise a 2xx makes) but never for
+/// the disk alone: while one batch is being synced, the next ones are committed.
 final class CommitQueue: Sendable {
     private struct Job: Sendable {
         let ticket: Int
@@ -34,6 +35,7 @@ final class CommitQueue: Sendable {
     }
 
     private let state = Mutex(State())
+    private let syncer: SyncQueue
     /// The writer waits on this for work; callers signal it.
     private let work = NSCondition()
     /// `stop()` waits on this for the writer to end.
@@ -48,7 +50,12 @@ final class CommitQueue: Sendable {
     /// How long a caller waits for a write still queued before giving up on it.
     private let patience: Duration
 
-    init(table: consuming sending SessionTable, patience: Duration = .seconds(30)) {
+    /// `sync` makes what the table has committed durable (`WALFile.sync`): 0, or an `errno`.
+    init(
+        table: consuming sending SessionTable, sync: @escaping @Sendable () -> Int32,
+        patience: Duration = .seconds(30)
+    ) {
+        syncer = SyncQueue(sync: sync)
         bytes.store(table.storedBytes, ordering: .relaxed)
         self.table = Mutex(table)
         self.patience = patience
@@ -67,6 +74,8 @@ final class CommitQueue: Sendable {
     var transactions: Int { transactionCount.load(ordering: .relaxed) }
     /// Writes that went through a transaction.
     var writes: Int { writeCount.load(ordering: .relaxed) }
+    /// Fsyncs of the log: fewer than `transactions` when one covered several.
+    var syncs: Int { syncer.syncs }
     /// Writes waiting for the next transaction (not the one being committed).
     var queued: Int { state.withLock { $0.pending.count } }
 
@@ -91,6 +100,7 @@ final class CommitQueue: Sendable {
     private func queue(_ write: JournalWrite, _ waiter: Waiter) throws(PresentationError) -> Int {
         let ticket = try state.withLock { state throws(PresentationError) -> Int in
             guard !state.stopping else { throw .storageFailed("the server is stopping") }
+            if let failure = syncer.failure { throw failure }
             let ticket = state.nextTicket
             state.nextTicket += 1
             state.pending.append(Job(ticket: ticket, write: write, waiter: waiter))
@@ -135,19 +145,16 @@ final class CommitQueue: Sendable {
             }
             work.unlock()
             if batch.isEmpty && stopping { break }
-            let outcomes = commit(batch)
-            state.withLock { state in
-                for (job, outcome) in zip(batch, outcomes) {
-                    if case .blocked = job.waiter { state.finished[job.ticket] = outcome }
-                }
+            var committed: [Job] = []
+            var refused: [(Job, PresentationError?)] = []
+            for (job, outcome) in zip(batch, commit(batch)) {
+                if outcome == nil { committed.append(job) } else { refused.append((job, outcome)) }
             }
-            for (job, outcome) in zip(batch, outcomes) {
-                switch job.waiter {
-                case .blocked(let wake): wake.signal()
-                case .callback(let done): done(outcome)
-                }
+            report(refused)
+            if !committed.isEmpty {
+                syncer.hand { [self, committed] outcome in report(committed.map { ($0, outcome) }) }
             }
-            // After the answers: a fold is the file's housekeeping, and no request waits on it.
+            // While the batch syncs: a fold is the file's housekeeping, and no request waits on it.
             // One that fails is tried again after the next batch; the log keeps what it would fold.
             table.withLock { table in try? table.foldIfDue() }
         }
@@ -155,6 +162,22 @@ final class CommitQueue: Sendable {
         done.lock()
         done.broadcast()
         done.unlock()
+    }
+
+    /// Hands each job its outcome: a blocked caller finds it in `finished`, a callback is called.
+    private func report(_ jobs: [(Job, PresentationError?)]) {
+        guard !jobs.isEmpty else { return }
+        state.withLock { state in
+            for (job, outcome) in jobs {
+                if case .blocked = job.waiter { state.finished[job.ticket] = outcome }
+            }
+        }
+        for (job, outcome) in jobs {
+            switch job.waiter {
+            case .blocked(let wake): wake.signal()
+            case .callback(let done): done(outcome)
+            }
+        }
     }
 
     /// One transaction for the batch; when it fails and holds several writes, each is retried
@@ -186,10 +209,11 @@ final class CommitQueue: Sendable {
         }
     }
 
-    /// Lets queued writes finish, then ends the writer thread; later writes fail. Waits for the thread.
+    /// Lets queued writes finish and sync, then ends the writer and sync threads; later writes
+    /// fail. Waits for both threads.
     func stop() {
         state.withLock { $0.stopping = true }
-        guard started.load(ordering: .relaxed) else { return }
+        guard started.load(ordering: .relaxed) else { return syncer.stop() }
         work.lock()
         work.signal()
         work.unlock()
@@ -198,6 +222,7 @@ final class CommitQueue: Sendable {
             done.wait()
         }
         done.unlock()
+        syncer.stop()
     }
 
     /// Folds every session still in the log into its rows, between two batches.

@@ -1,8 +1,8 @@
 import Foundation
 public import Presentation
 
-/// The durable journal: sessions in one SQLite file (WAL mode, `synchronous = FULL`) in the data
-/// directory, written by group commit.
+/// The durable journal: sessions in one SQLite file (WAL mode) in the data directory, written by
+/// group commit and made durable by an fsync of the log before any write is answered.
 ///
 /// Sessions are encoded on the calling thread, so that work runs in parallel; only the
 /// transaction and its fsync are shared. Reads never come here: the store serves them from memory.
@@ -42,6 +42,9 @@ public final class SQLiteJournal: SessionJournal {
 
     /// Transactions committed, and writes they carried: with group commit, fewer of the first.
     public var statistics: (transactions: Int, writes: Int) { (queue.transactions, queue.writes) }
+
+    /// Fsyncs of the log, each making every transaction committed before it durable.
+    public var syncs: Int { queue.syncs }
 
     /// Writes waiting for the next transaction while the current one commits.
     public var queuedWrites: Int { queue.queued }

@@ -29,6 +29,16 @@ public enum SessionDatabase {
         directory: String, limits: Limits, now: Date, maxPageCount: Int? = nil,
         foldThreshold: Int = defaultFoldThreshold
     ) throws(StorageOpenError) -> Recovery {
+        try open(
+            directory: directory, limits: limits, now: now, maxPageCount: maxPageCount, foldThreshold: foldThreshold,
+            sync: { $0.sync() })
+    }
+
+    /// The same, with `sync` in place of the log's fsync: for tests of a slow or failing disk.
+    static func open(
+        directory: String, limits: Limits, now: Date, maxPageCount: Int? = nil,
+        foldThreshold: Int = defaultFoldThreshold, sync: @escaping @Sendable (WALFile) -> Int32
+    ) throws(StorageOpenError) -> Recovery {
         let started = ContinuousClock.now
         let path = (directory as NSString).appendingPathComponent(fileName)
         do {
@@ -61,7 +71,10 @@ public enum SessionDatabase {
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
-        let queue = CommitQueue(table: table)
+        guard let wal = WALFile(databasePath: path) else {
+            throw .cannotOpen(path: path, reason: "SQLite's write-ahead log is missing (\(String(cString: strerror(errno))))")
+        }
+        let queue = CommitQueue(table: table, sync: { sync(wal) })
         queue.start()
         return Recovery(
             journal: SQLiteJournal(queue: queue, path: path), sessions: sessions, expired: expired.count,
@@ -107,8 +120,9 @@ public enum SessionDatabase {
             guard mode == "wal" else {
                 throw StorageOpenError.cannotOpen(path: path, reason: "SQLite would not use WAL mode (got \(mode ?? "nothing"))")
             }
-            // FULL: in WAL mode, NORMAL does not sync on commit, and a 2xx promises the change is on disk.
-            try connection.execute("PRAGMA synchronous = FULL")
+            // NORMAL: in WAL mode a commit then writes the log without an fsync. A 2xx promises the
+            // change is on disk: the journal's `SyncQueue` fsyncs the log before any answer.
+            try connection.execute("PRAGMA synchronous = NORMAL")
             _ = try connection.texts("PRAGMA wal_autocheckpoint = \(walCheckpointPages)")
             let check = try connection.texts("PRAGMA quick_check")
             guard check == ["ok"] else {

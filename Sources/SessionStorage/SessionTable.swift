@@ -17,8 +17,6 @@ final class SessionTable {
     let connection: SQLiteConnection
     private let begin: SQLiteStatement
     private let commit: SQLiteStatement
-    private let syncEveryCommit: SQLiteStatement
-    private let syncWithNextCommit: SQLiteStatement
     private let upsert: SQLiteStatement
     private let delete: SQLiteStatement
     private let touch: SQLiteStatement
@@ -113,8 +111,6 @@ final class SessionTable {
         // IMMEDIATE: take the write lock at once, so a commit never fails half-way for want of it.
         begin = try connection.prepare("BEGIN IMMEDIATE")
         commit = try connection.prepare("COMMIT")
-        syncEveryCommit = try connection.prepare("PRAGMA synchronous = FULL")
-        syncWithNextCommit = try connection.prepare("PRAGMA synchronous = NORMAL")
         upsert = try connection.prepare(
             """
             INSERT INTO sessions (id, body, last_access, ttl) VALUES (?1, ?2, ?3, ?4)
@@ -141,8 +137,8 @@ final class SessionTable {
 
     /// Writes `writes` in one transaction: all of them, or (after a failure, rolled back) none.
     ///
-    /// With `synchronous = FULL` in WAL mode, the COMMIT returns only after the log is fsync'd:
-    /// the one fsync that every write of the batch shares.
+    /// With `synchronous = NORMAL` in WAL mode, the COMMIT writes the log and returns: the
+    /// fsync that makes the batch durable is `SyncQueue`'s, shared with the batches around it.
     func apply(_ writes: [JournalWrite]) throws(SQLiteError) {
         var rows: [(size: Int, id: SessionID, kind: LogKind, write: JournalWrite)] = []
         try transaction { () throws(SQLiteError) in
@@ -215,10 +211,8 @@ final class SessionTable {
     /// (many sessions, each changed once: a fold then frees one row).
     func foldIfDue() throws(SQLiteError) {
         guard log.bytes > foldThreshold else { return }
-        // Not synced on its own: the log rows it folds were, and the rows it deletes go with it.
-        // The next change's commit syncs the file, and this transaction, which precedes it there.
-        try syncWithNextCommit.run()
-        defer { try? syncEveryCommit.run() }
+        // Nothing waits for a fold to be durable: the log rows it folds are already, and the rows
+        // it deletes go in the same transaction. The next sync covers it, or a crash undoes it whole.
         repeat {
             let (ids, head) = log.plan(toAtMost: foldThreshold - foldThreshold / 4, limit: Self.foldLimit)
             try fold(ids, cuttingLogTo: head)
