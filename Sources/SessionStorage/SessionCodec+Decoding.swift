@@ -4,9 +4,9 @@ import Presentation
 
 /// Reading a stored session back: every value is rebuilt through the domain's own checked initializers.
 extension SessionCodec {
-    /// The id, token digest and snapshot in `bytes`, with `events` (the session's rows of the
-    /// events table, oldest first) as its kept events; the caller restores (and so checks) the
-    /// session. Rows of formats 1 and 2 hold their events, and have no rows of events.
+    /// The id, token digest and snapshot in `bytes`, with `events` (the session's events in
+    /// their binary form, oldest first) as its kept events; the caller restores (and so checks)
+    /// the session. Rows of formats 1 and 2 hold their events, and have none apart.
     static func decode(_ bytes: [UInt8], events eventRows: [[UInt8]] = []) throws(ByteDecodingError) -> (
         id: SessionID, tokenDigest: SessionTokenDigest, snapshot: Session.Snapshot
     ) {

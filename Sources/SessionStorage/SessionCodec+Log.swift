@@ -1,7 +1,8 @@
 import Presentation
 
 /// The events of a log row: a session's events new since its previous row, each with its
-/// revision, so that start-up can tell which of them the events table already has.
+/// revision, so that start-up can tell which of them the chunks of events already have. A chunk
+/// (SessionTable) is packed the same way.
 extension SessionCodec {
     /// A revision's events and the record (Event+Bytes.swift) of each.
     typealias EventRow = (revision: Int, record: [UInt8])

@@ -3,14 +3,14 @@ import JSON
 import Presentation
 
 /// The bytes of one stored session: everything `Session.Snapshot` holds but its kept events,
-/// with the id and token digest. The events are rows of their own (SessionTable), each in
+/// with the id and token digest. The events are stored apart (SessionTable's chunks), each in
 /// its binary form (Event+Bytes.swift), so that a change writes its new events rather than
 /// the whole history again.
 ///
 /// A compact binary form, written and read only here; the first byte is the format version, so a
 /// later format can read rows an older server wrote. SQLite provides the crash safety around it.
 enum SessionCodec {
-    /// 3: the kept events are rows of the events table (1 and 2, still read: they are inline).
+    /// 3: the kept events are stored apart, in chunks (1 and 2, still read: they are inline).
     /// 2: a screen's params are their JSON text (1: a tagged JSON value).
     static let version: UInt8 = 3
     static let oldestReadable: UInt8 = 1

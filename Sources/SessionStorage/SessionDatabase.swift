@@ -134,7 +134,14 @@ public enum SessionDatabase {
             if isNew {
                 try connection.execute("BEGIN IMMEDIATE; \(SessionTable.schema) COMMIT;")
             } else if let upgrade = SessionTable.upgrade[version] {
-                try connection.execute("BEGIN IMMEDIATE; \(upgrade) COMMIT;")
+                try connection.execute("BEGIN IMMEDIATE; \(upgrade)")
+                do {
+                    if version == 2 { try SessionTable.repackEvents(connection) }
+                    try connection.execute("COMMIT")
+                } catch {
+                    try? connection.execute("ROLLBACK")
+                    throw error
+                }
             }
             return try SessionTable(connection: connection, foldThreshold: foldThreshold)
         } catch let error as StorageOpenError {
@@ -151,8 +158,8 @@ public enum SessionDatabase {
     private static func restore(_ found: SessionTable.Found, limits: Limits, path: String) throws -> Session {
         do {
             var decoded = try SessionCodec.decode(found.body, events: found.events.map(\.record))
-            // The events table may still hold events that the log's newer state has dropped
-            // since: they are deleted when the session is folded (by `settle`, before serving).
+            // A chunk of events may still hold events that the session has dropped since (a drop
+            // that falls inside a chunk, or a newer state in the log): restoring skips them.
             decoded.snapshot.events.removeAll { $0.revision <= decoded.snapshot.eventsDroppedThrough }
             guard decoded.id.rawValue == found.rawID else {
                 throw StorageOpenError.invalidSession(

@@ -1,7 +1,7 @@
 import Presentation
 
 /// What the writer knows of the `log` table: the sessions whose latest state is there and not
-/// yet in the `sessions` and `events` tables ("unfolded"), in the order they went so, and how
+/// yet in the `sessions` and `event_chunks` tables ("unfolded"), in the order they went so, and how
 /// many bytes of rows the log holds.
 ///
 /// Why a log: a change used to rewrite its session's row and insert its events in place, and

@@ -13,7 +13,7 @@ extension SessionTable {
         var lease: SessionLease
         /// Oldest first.
         var events: [SessionCodec.EventRow]
-        /// The newest revision the events table has events of; nil when it has none.
+        /// The newest revision the chunks of events run through; nil when there are none.
         var tableEventsThrough: Int?
         /// The log had a newer state of it than its row: the tables lack its latest state.
         var inLog: Bool
@@ -85,13 +85,19 @@ extension SessionTable {
         return found.compactMap { $0 }
     }
 
-    /// A session's rows of events, oldest first.
+    /// A session's events from its chunks, oldest first.
     private func events(of rawID: String) throws(SQLiteError) -> [SessionCodec.EventRow] {
-        try selectEvents.bind(.text(rawID))
-        defer { selectEvents.reset() }
-        var rows: [SessionCodec.EventRow] = []
-        while try selectEvents.step() { rows.append((selectEvents.integer(0), selectEvents.blob(1))) }
-        return rows
+        try selectChunks.bind(.text(rawID))
+        defer { selectChunks.reset() }
+        var events: [SessionCodec.EventRow] = []
+        while try selectChunks.step() {
+            do {
+                events += try SessionCodec.unpackEvents(selectChunks.blob(0))
+            } catch {
+                throw SQLiteError(code: SQLITE_CORRUPT, message: "a chunk of events of session \(rawID): \(error)")
+            }
+        }
+        return events
     }
 
     /// Notes a live session read at start-up, as `found` had it.

@@ -2,13 +2,15 @@ import CSQLite
 import Foundation
 import Presentation
 
-/// The `sessions`, `events` and `log` tables: the SQL that creates, reads and writes them, on
-/// one connection used by one thread at a time.
+/// The `sessions`, `event_chunks` and `log` tables: the SQL that creates, reads and writes
+/// them, on one connection used by one thread at a time.
 ///
 /// One row per session: the id, the encoded session (`SessionCodec`), and its lease, kept in
-/// columns so that expired rows can be found without decoding. One row per kept event, keyed
-/// by session, revision and place in the revision, so that a session's history is written a
-/// few events at a time (rows grew to about 15 KB at 512 kept events when it was inline).
+/// columns so that expired rows can be found without decoding. Its kept events are chunks, one
+/// per fold that had new events (`SessionCodec.packEvents`), keyed by session and the revision
+/// the chunk runs through, so that a session's history is written a few events at a time (rows
+/// grew to about 15 KB at 512 kept events when it was inline), in one insert a fold (schema 2's
+/// row per event made a fold of 16 changes 17 inserts, and folds a tenth of the server's time).
 ///
 /// A change goes to neither: it appends a row to the log (its session's bytes, lease and new
 /// events), and the session is folded into the two tables later, once for many changes
@@ -20,10 +22,10 @@ final class SessionTable {
     private let upsert: SQLiteStatement
     private let delete: SQLiteStatement
     private let touch: SQLiteStatement
-    private let insertEvent: SQLiteStatement
-    private let dropEvents: SQLiteStatement
-    private let deleteEvents: SQLiteStatement
-    let selectEvents: SQLiteStatement
+    private let insertChunk: SQLiteStatement
+    private let dropChunks: SQLiteStatement
+    private let deleteChunks: SQLiteStatement
+    let selectChunks: SQLiteStatement
     private let appendLog: SQLiteStatement
     let cutLog: SQLiteStatement
     /// What the file holds of each session; changed only after a commit.
@@ -38,19 +40,20 @@ final class SessionTable {
     struct Stored {
         /// The session's row and events, for `storedBytes`.
         var size: Int
-        /// Every kept event up to this revision has its row in the events table; nil when none
-        /// has (a row of format 1 or 2 holds its events, and moves them out when next folded).
+        /// Every kept event up to this revision is in a chunk; nil when none is (a row of format
+        /// 1 or 2 holds its events, and moves them out when next folded).
         var eventsThrough: Int?
-        /// The rows of events up to this revision are deleted.
+        /// The chunks that run through this revision or earlier are deleted.
         var droppedThrough: Int
-        /// Every kept event up to this revision is in the events table or in a row of the log.
+        /// Every kept event up to this revision is in a chunk or in a row of the log.
         var loggedThrough: Int
     }
     var storedBytes = 0
 
     /// Marks our files, so that another program's SQLite database is not taken for one.
     static let applicationID = 0x5053_5331  // "PSS1"
-    /// 2 added the events table, 3 the log; older files are upgraded when opened (`upgrade`).
+    /// 2 added a table of events (a row each), 3 the log and chunks of events in place of that
+    /// table; older files are upgraded when opened (`upgrade`, `repackEvents`).
     static let schemaVersion = 3
     static let schema = """
         CREATE TABLE sessions (
@@ -59,18 +62,17 @@ final class SessionTable {
             last_access REAL NOT NULL,
             ttl INTEGER NOT NULL
         );
-        \(eventsSchema)
+        \(chunksSchema)
         \(logSchema)
         PRAGMA application_id = \(applicationID);
         PRAGMA user_version = \(schemaVersion);
         """
-    private static let eventsSchema = """
-        CREATE TABLE events (
+    private static let chunksSchema = """
+        CREATE TABLE event_chunks (
             session TEXT NOT NULL,
-            revision INTEGER NOT NULL,
-            position INTEGER NOT NULL,
+            through INTEGER NOT NULL,
             body BLOB NOT NULL,
-            PRIMARY KEY (session, revision, position)
+            PRIMARY KEY (session, through)
         ) WITHOUT ROWID;
         """
     /// `kind`: a `LogKind`. `body`, `revision` and `events` are empty (0) but for a saved state;
@@ -89,11 +91,42 @@ final class SessionTable {
         """
     /// SQL that brings a file of an older schema version to this one. A version-1 file's rows
     /// (formats 1 and 2) keep their events inline and are read as they are; each moves its
-    /// events out the next time it is folded.
+    /// events out the next time it is folded. A version-2 file's events are then repacked
+    /// (`repackEvents`), in the same transaction.
     static let upgrade = [
-        1: "\(eventsSchema) \(logSchema) PRAGMA user_version = \(schemaVersion);",
-        2: "\(logSchema) PRAGMA user_version = \(schemaVersion);",
+        1: "\(chunksSchema) \(logSchema) PRAGMA user_version = \(schemaVersion);",
+        2: "\(chunksSchema) \(logSchema) PRAGMA user_version = \(schemaVersion);",
     ]
+
+    /// Schema 2's `events` table (a row per event) into chunks, a session's events in one, and
+    /// the table dropped. Part of the upgrade from version 2.
+    static func repackEvents(_ connection: SQLiteConnection) throws(SQLiteError) {
+        let select = try connection.prepare("SELECT session, revision, body FROM events ORDER BY session, revision, position")
+        let insert = try connection.prepare("INSERT INTO event_chunks (session, through, body) VALUES (?1, ?2, ?3)")
+        var session: String?
+        var through = 0
+        var writer = ByteWriter()
+        func flush() throws(SQLiteError) {
+            guard let session else { return }
+            try insert.bind(.text(session), .integer(through), .blob(writer.bytes))
+            try insert.run()
+            writer = ByteWriter()
+        }
+        while try select.step() {
+            let rowSession = select.text(0) ?? ""
+            if rowSession != session {
+                try flush()
+                session = rowSession
+            }
+            through = select.integer(1)
+            let record = select.blob(2)
+            writer.integer(through)
+            writer.unsigned(UInt64(record.count))
+            writer.raw(record[...])
+        }
+        try flush()
+        try connection.execute("DROP TABLE events")
+    }
 
     /// What a row of the log says of its session.
     enum LogKind: Int {
@@ -119,12 +152,11 @@ final class SessionTable {
             """)
         delete = try connection.prepare("DELETE FROM sessions WHERE id = ?1")
         touch = try connection.prepare("UPDATE sessions SET last_access = max(last_access, ?2) WHERE id = ?1")
-        insertEvent = try connection.prepare(
-            "INSERT OR REPLACE INTO events (session, revision, position, body) VALUES (?1, ?2, ?3, ?4)")
-        dropEvents = try connection.prepare("DELETE FROM events WHERE session = ?1 AND revision <= ?2")
-        deleteEvents = try connection.prepare("DELETE FROM events WHERE session = ?1")
-        selectEvents = try connection.prepare(
-            "SELECT revision, body FROM events WHERE session = ?1 ORDER BY revision, position")
+        insertChunk = try connection.prepare(
+            "INSERT OR REPLACE INTO event_chunks (session, through, body) VALUES (?1, ?2, ?3)")
+        dropChunks = try connection.prepare("DELETE FROM event_chunks WHERE session = ?1 AND through <= ?2")
+        deleteChunks = try connection.prepare("DELETE FROM event_chunks WHERE session = ?1")
+        selectChunks = try connection.prepare("SELECT body FROM event_chunks WHERE session = ?1 ORDER BY through")
         appendLog = try connection.prepare(
             """
             INSERT INTO log (seq, session, kind, revision, body, last_access, ttl, events)
@@ -241,7 +273,9 @@ final class SessionTable {
         log.folded(ids, head: head)
     }
 
-    /// The session's row, and the events the events table lacks; deletes those it dropped.
+    /// The session's row, and a chunk of the events the table lacks; deletes the chunks of
+    /// events it has dropped. A chunk the drop falls inside stays until all of it is dropped
+    /// (start-up skips its dropped events).
     func write(_ unfolded: SessionLog.Unfolded) throws(SQLiteError) {
         let session = unfolded.session
         let id = session.id.rawValue
@@ -250,17 +284,14 @@ final class SessionTable {
             .integer(unfolded.lease.timeToLive))
         try upsert.run()
         let known = stored[session.id]
-        var position = 0
-        var previous = Int.min
-        try session.forEachKeptEventRecord(after: known?.eventsThrough ?? .min) { revision, record throws(SQLiteError) in
-            position = revision == previous ? position + 1 : 0
-            previous = revision
-            try insertEvent.bind(.text(id), .integer(revision), .integer(position), .blob(Array(record)))
-            try insertEvent.run()
+        let chunk = SessionCodec.packEvents(of: session, after: known?.eventsThrough ?? .min)
+        if !chunk.isEmpty {
+            try insertChunk.bind(.text(id), .integer(session.revision), .blob(chunk))
+            try insertChunk.run()
         }
         if session.eventsDroppedThrough > known?.droppedThrough ?? 0 {
-            try dropEvents.bind(.text(id), .integer(session.eventsDroppedThrough))
-            try dropEvents.run()
+            try dropChunks.bind(.text(id), .integer(session.eventsDroppedThrough))
+            try dropChunks.run()
         }
     }
 
@@ -272,8 +303,8 @@ final class SessionTable {
     func removeRows(of id: SessionID) throws(SQLiteError) {
         try delete.bind(.text(id.rawValue))
         try delete.run()
-        try deleteEvents.bind(.text(id.rawValue))
-        try deleteEvents.run()
+        try deleteChunks.bind(.text(id.rawValue))
+        try deleteChunks.run()
     }
 
     /// Runs `body` between BEGIN and COMMIT; rolls back when either fails.

@@ -109,12 +109,10 @@ struct EventRowsTests {
     }
 
     private static func eventRevisions(of id: SessionID, in directory: String) throws -> [Int] {
-        try connection(directory)
-            .texts("SELECT revision FROM events WHERE session = '\(id.rawValue)' ORDER BY revision, position")
-            .compactMap { Int($0) }
+        try StorageFixture.storedEventRevisions(of: id, in: directory)
     }
 
     private static func connection(_ directory: String) throws -> SQLiteConnection {
-        try SQLiteConnection(path: (directory as NSString).appendingPathComponent(SessionDatabase.fileName))
+        try StorageFixture.connection(directory)
     }
 }

@@ -27,15 +27,14 @@ struct LogTests {
         let file = try Self.connection(directory)
         #expect(try file.texts("SELECT kind || '@' || revision FROM log ORDER BY seq") == ["0@1", "0@2", "0@3", "0@4"])
         #expect(try file.texts("SELECT count(*) FROM sessions") == ["0"])
-        #expect(try file.texts("SELECT count(*) FROM events") == ["0"])
+        #expect(try file.texts("SELECT count(*) FROM event_chunks") == ["0"])
 
         try recovery.journal.foldAll()
         let session = try #require(store.session(id))
         #expect(try file.texts("SELECT count(*) FROM log") == ["0"])
         #expect(try file.texts("SELECT body FROM sessions").count == 1)
-        #expect(
-            try file.texts("SELECT revision FROM events ORDER BY revision, position").compactMap { Int($0) }
-                == session.keptEvents.map(\.revision))
+        #expect(try StorageFixture.storedEventRevisions(of: id, in: directory) == session.keptEvents.map(\.revision))
+        #expect(try file.texts("SELECT count(*) FROM event_chunks") == ["1"], "one fold, one chunk")
     }
 
     /// The journal driven directly, with a log of a few KB so that sessions are folded every
@@ -147,22 +146,43 @@ struct LogTests {
         #expect(sessions.allSatisfy { found[$0.id] == $0 }, "every session comes back as written")
     }
 
-    @Test("A file of schema 2 gains the log when opened, and its sessions read back")
+    @Test("A file of schema 2 gains the log, and its rows of events become one chunk a session")
     func upgradeFromSchemaTwo() throws {
         let directory = StorageFixture.directory()
         defer { StorageFixture.remove(directory) }
-        let first = try SessionDatabase.open(directory: directory, limits: .default, now: StorageFixture.start)
-        let store = InMemorySessionStore(journal: first.journal, clock: { StorageFixture.start })
-        let session = try store.create(root: StorageFixture.spec("home"), now: StorageFixture.start).session
+        let start = StorageFixture.start
+        let first = try SessionDatabase.open(directory: directory, limits: .default, now: start)
+        let store = InMemorySessionStore(journal: first.journal, clock: { start })
+        let id = try store.create(root: StorageFixture.spec("home"), now: start).session.id
+        let session = try store.update(id) { session in
+            _ = try session.apply([Step(operation: .push(StorageFixture.spec("a")))], at: start, limits: .default)
+            _ = try session.apply([Step(operation: .push(StorageFixture.spec("b")))], at: start, limits: .default)
+            return session
+        }
         first.journal.close()
-        // What schema 2 was: the same two tables, without the log.
-        try Self.connection(directory).execute("DROP TABLE log; PRAGMA user_version = 2;")
+        // What schema 2 was: the sessions' rows as they are, and a row for each event.
+        let file = try Self.connection(directory)
+        try file.execute(
+            """
+            DROP TABLE log; DROP TABLE event_chunks;
+            CREATE TABLE events (session TEXT NOT NULL, revision INTEGER NOT NULL, position INTEGER NOT NULL,
+                body BLOB NOT NULL, PRIMARY KEY (session, revision, position)) WITHOUT ROWID;
+            PRAGMA user_version = 2;
+            """)
+        let insert = try file.prepare("INSERT INTO events VALUES (?1, ?2, ?3, ?4)")
+        for (position, event) in session.keptEvents.enumerated() {
+            let record = StorageFixture.eventRows(of: session)[position]
+            try insert.bind(.text(id.rawValue), .integer(event.revision), .integer(position), .blob(record))
+            try insert.run()
+        }
 
-        let reopened = try SessionDatabase.open(directory: directory, limits: .default, now: StorageFixture.start)
+        let reopened = try SessionDatabase.open(directory: directory, limits: .default, now: start)
         defer { reopened.journal.close() }
         #expect(reopened.sessions.map(\.session) == [session])
-        #expect(try Self.connection(directory).texts("PRAGMA user_version") == ["3"])
-        #expect(try Self.connection(directory).texts("SELECT count(*) FROM log") == ["0"])
+        #expect(try file.texts("PRAGMA user_version") == ["3"])
+        #expect(try file.texts("SELECT count(*) FROM event_chunks") == ["1"])
+        #expect(try StorageFixture.storedEventRevisions(of: id, in: directory) == session.keptEvents.map(\.revision))
+        #expect(try file.texts("SELECT name FROM sqlite_schema WHERE name = 'events'").isEmpty)
     }
 
     private static func connection(_ directory: String) throws -> SQLiteConnection {

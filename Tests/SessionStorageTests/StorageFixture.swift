@@ -86,7 +86,24 @@ enum StorageFixture {
         return SessionID(rawValue: String(repeating: "B", count: 21 - digits.count) + digits + "A")!
     }
 
-    /// A session's kept events as the events table holds them, oldest first.
+    /// The file in `directory`, on a connection of its own.
+    static func connection(_ directory: String) throws -> SQLiteConnection {
+        try SQLiteConnection(path: (directory as NSString).appendingPathComponent(SessionDatabase.fileName))
+    }
+
+    /// The revisions of the events the file's chunks hold for `id`, oldest first.
+    static func storedEventRevisions(of id: SessionID, in directory: String) throws -> [Int] {
+        let file = try connection(directory)
+        let select = try file.prepare("SELECT body FROM event_chunks WHERE session = ?1 ORDER BY through")
+        try select.bind(.text(id.rawValue))
+        var revisions: [Int] = []
+        while try select.step() {
+            revisions += try SessionCodec.unpackEvents(select.blob(0)).map(\.revision)
+        }
+        return revisions
+    }
+
+    /// A session's kept events as records, oldest first: what a decoder is given.
     static func eventRows(of session: Session) -> [[UInt8]] {
         var rows: [[UInt8]] = []
         session.forEachKeptEventRecord(after: .min) { _, record in rows.append(Array(record)) }
