@@ -79,20 +79,23 @@ struct SessionLog {
 
     /// The oldest unfolded sessions to fold so that the log holds at most `target` bytes (or
     /// `limit` of them, when that comes first), and the head the log can then be cut to.
+    ///
+    /// The rows before the oldest unfolded session's first row are no one's (folded or
+    /// removed sessions'), so the head always moves at least that far, and to the end of the
+    /// log when no session is unfolded: a burst of removals leaves only such rows.
     func plan(toAtMost target: Int, limit: Int) -> (ids: [SessionID], head: Int) {
         var ids: [SessionID] = []
         var remaining = bytes
         var newHead = head
         var index = orderStart
-        while index < order.count, remaining > target, ids.count < limit {
-            let (sequence, id) = order[index]
-            index += 1
-            guard unfolded[id]?.firstSequence == sequence else { continue }
-            ids.append(id)
-            // The next live entry's first row is the new head; every row before it goes.
-            let cut = nextLiveSequence(from: index)
+        while true {
+            index = nextLive(from: index)
+            let cut = index < order.count ? order[index].sequence : next
             remaining -= byteCount(from: newHead, to: cut)
             newHead = cut
+            guard index < order.count, remaining > target, ids.count < limit else { break }
+            ids.append(order[index].id)
+            index += 1
         }
         return (ids, newHead)
     }
@@ -122,14 +125,14 @@ struct SessionLog {
         }
     }
 
-    private func nextLiveSequence(from index: Int) -> Int {
+    /// The index in `order`, from `index` on, of the first entry whose session is still
+    /// unfolded since that row; `order.count` when there is none.
+    private func nextLive(from index: Int) -> Int {
         var index = index
-        while index < order.count {
-            let (sequence, id) = order[index]
-            if unfolded[id]?.firstSequence == sequence { return sequence }
+        while index < order.count, unfolded[order[index].id]?.firstSequence != order[index].sequence {
             index += 1
         }
-        return next
+        return index
     }
 
     private func byteCount(from start: Int, to end: Int) -> Int {

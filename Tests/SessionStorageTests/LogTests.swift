@@ -146,6 +146,42 @@ struct LogTests {
         #expect(sessions.allSatisfy { found[$0.id] == $0 }, "every session comes back as written")
     }
 
+    /// No session is then unfolded, so no fold can cut the log: the rows are no one's, and go.
+    @Test("A burst of deletions larger than the log's threshold is cut away, not folded forever")
+    func deletionBurst() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let threshold = 1_000
+        let recovery = try SessionDatabase.open(
+            directory: directory, limits: .default, now: StorageFixture.start, foldThreshold: threshold)
+        defer { recovery.journal.close() }
+        let lease = SessionLease(timeToLive: 86_400, lastAccess: StorageFixture.start)
+        var ids: [SessionID] = []
+        for number in 1...150 {
+            let session = Session(
+                id: StorageFixture.id(number), token: SessionToken.random(), root: StorageFixture.spec("home"),
+                now: StorageFixture.start)
+            try recovery.journal.save(session, lease: lease)
+            ids.append(session.id)
+        }
+        // One write, 150 removals: more than twice the threshold of rows, none of them a session's state.
+        let removed = DispatchSemaphore(value: 0)
+        recovery.journal.remove(ids) { error in
+            #expect(error == nil)
+            removed.signal()
+        }
+        #expect(removed.wait(timeout: .now() + 5) == .success)
+        // Answered only if the writer, after its folds, took the next write.
+        let touched = DispatchSemaphore(value: 0)
+        let survivor = Session(
+            id: StorageFixture.id(999), token: SessionToken.random(), root: StorageFixture.spec("home"),
+            now: StorageFixture.start)
+        recovery.journal.save(survivor, lease: lease) { _ in touched.signal() }
+        #expect(touched.wait(timeout: .now() + 5) == .success, "the writer is not stuck folding")
+        let rows = try Self.connection(directory).texts("SELECT count(*) FROM log")
+        #expect(Int(rows.first ?? "") ?? .max <= 2, "only the survivor's row, and maybe the removals': \(rows)")
+    }
+
     @Test("A file of schema 2 gains the log, and its rows of events become one chunk a session")
     func upgradeFromSchemaTwo() throws {
         let directory = StorageFixture.directory()
