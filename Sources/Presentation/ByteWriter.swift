@@ -50,6 +50,14 @@ package struct ByteWriter {
         bytes.append(contentsOf: value)
     }
 
+    /// A session id as `string(_:)` would write its `rawValue`, without making that String.
+    package mutating func string(_ id: SessionID) {
+        unsigned(UInt64(SessionID.length))
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: SessionID.length))
+        bytes.withUnsafeMutableBufferPointer { id.spell(into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+    }
+
     package mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in

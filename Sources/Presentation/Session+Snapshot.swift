@@ -65,6 +65,36 @@ extension Session {
     /// The bytes the kept events take in their binary form.
     package var keptEventBytes: Int { history.byteCount }
 
+    /// What is presented on one level of the tree, without the stack it holds (which is the
+    /// next level's).
+    package struct PresentedLevel {
+        package let id: PresentationID
+        package let style: PresentationStyle
+        package let presentedBy: ScreenID
+        /// Whether a presented stack may navigate; false for an alert.
+        package let navigation: Bool
+        /// The alert, when this is one; it ends the tree.
+        package let alert: Alert?
+    }
+
+    /// Calls `body` with each stack of the tree from the root up (its `presentation` nil) and
+    /// what is presented on it: the nested `root` taken level by level, for a writer that
+    /// streams it (storage, on every durable change) without building it.
+    package func forEachLevel(_ body: (Stack, PresentedLevel?) -> Void) {
+        let stacks = chain.stacks
+        let links = chain.links
+        for (index, stack) in stacks.enumerated() {
+            guard index < links.count else { return body(stack, nil) }
+            let link = links[index]
+            let alert: Alert? = if case .alert(let alert) = link.body { alert } else { nil }
+            body(
+                stack,
+                PresentedLevel(
+                    id: link.id, style: link.style, presentedBy: link.presentedBy, navigation: link.navigation,
+                    alert: alert))
+        }
+    }
+
     /// This session as plain values, for storage and export.
     public var snapshot: Snapshot {
         Snapshot(

@@ -24,13 +24,13 @@ enum SessionCodec {
         // kept events into an array first, on every durable change.
         var writer = ByteWriter()
         writer.byte(version)
-        writer.string(session.id.rawValue)
+        writer.string(session.id)
         writer.data(session.tokenDigest.bytes)
         writer.integer(session.revision)
         writer.double(session.createdAt.timeIntervalSinceReferenceDate)
         writer.double(session.updatedAt.timeIntervalSinceReferenceDate)
         writer.integer(session.lastIssuedID)
-        writer.write(session.root)
+        writer.writeLevels(of: session)
         writer.integer(session.eventsDroppedThrough)
         let outcomes = session.keptOutcomes
         writer.unsigned(UInt64(outcomes.count))
@@ -49,14 +49,6 @@ enum SessionCodec {
 }
 
 extension ByteWriter {
-    mutating func write(_ stack: Stack) {
-        string(stack.id.rawValue)
-        unsigned(UInt64(stack.path.count))
-        for screen in stack.path { write(screen) }
-        bool(stack.presentation != nil)
-        if let presentation = stack.presentation { write(presentation) }
-    }
-
     mutating func write(_ screen: Screen) {
         string(screen.id.rawValue)
         string(screen.name)
@@ -70,31 +62,45 @@ extension ByteWriter {
         }
     }
 
-    mutating func write(_ presentation: Presentation) {
-        string(presentation.id.rawValue)
-        string(presentation.style.rawValue)
-        string(presentation.presentedBy.rawValue)
-        switch presentation.content {
-        case .stack(let stack, let navigation):
-            byte(0)
-            bool(navigation)
-            write(stack)
-        case .alert(let alert):
-            byte(1)
-            optional(alert.title)
-            optional(alert.message)
-            unsigned(UInt64(alert.actions.count))
-            for action in alert.actions {
-                string(action.id)
-                string(action.title)
-                string(action.role.rawValue)
+    /// The tree as `write(session.root)` writes it, level by level from the session's parts,
+    /// without building the nested root (a copy of every stack above the root, on every
+    /// durable change).
+    mutating func writeLevels(of session: Session) {
+        session.forEachLevel { stack, presented in
+            string(stack.id.rawValue)
+            unsigned(UInt64(stack.path.count))
+            for screen in stack.path { write(screen) }
+            bool(presented != nil)
+            guard let presented else { return }
+            string(presented.id.rawValue)
+            string(presented.style.rawValue)
+            string(presented.presentedBy.rawValue)
+            if let alert = presented.alert {
+                write(alert)
+            } else {
+                // The presented stack follows: it is the next level.
+                byte(0)
+                bool(presented.navigation)
             }
-            unsigned(UInt64(alert.fields.count))
-            for field in alert.fields {
-                string(field.id)
-                optional(field.placeholder)
-                bool(field.secure)
-            }
+        }
+    }
+
+    /// An alert's tag and fields.
+    mutating func write(_ alert: Alert) {
+        byte(1)
+        optional(alert.title)
+        optional(alert.message)
+        unsigned(UInt64(alert.actions.count))
+        for action in alert.actions {
+            string(action.id)
+            string(action.title)
+            string(action.role.rawValue)
+        }
+        unsigned(UInt64(alert.fields.count))
+        for field in alert.fields {
+            string(field.id)
+            optional(field.placeholder)
+            bool(field.secure)
         }
     }
 
