@@ -27,26 +27,19 @@ final class CommitQueue: Sendable {
     }
 
     private struct State {
-        var pending: [Job] = []
         /// Outcomes not yet collected, by ticket.
         var finished: [Int: PresentationError?] = [:]
         var nextTicket = 0
-        var stopping = false
     }
 
     private let state = Mutex(State())
+    private let writer = BatchThread<Job>()
     private let syncer: SyncQueue
-    /// The writer waits on this for work; callers signal it.
-    private let work = NSCondition()
-    /// `stop()` waits on this for the writer to end.
-    private let done = NSCondition()
     /// Only the writer thread uses the table once the queue runs.
     private let table: Mutex<SessionTable>
     private let transactionCount = Atomic<Int>(0)
     private let writeCount = Atomic<Int>(0)
     private let bytes = Atomic<Int>(0)
-    private let started = Atomic<Bool>(false)
-    private let stopped = Atomic<Bool>(false)
     /// How long a caller waits for a write still queued before giving up on it.
     private let patience: Duration
 
@@ -63,10 +56,7 @@ final class CommitQueue: Sendable {
 
     /// Starts the writer thread.
     func start() {
-        guard !started.exchange(true, ordering: .relaxed) else { return }
-        let thread = Thread { [self] in run() }
-        thread.name = "session-journal"
-        thread.start()
+        writer.start(name: "session-journal") { [self] batch in write(batch) }
     }
 
     var storedBytes: Int { bytes.load(ordering: .relaxed) }
@@ -77,7 +67,7 @@ final class CommitQueue: Sendable {
     /// Fsyncs of the log: fewer than `transactions` when one covered several.
     var syncs: Int { syncer.syncs }
     /// Writes waiting for the next transaction (not the one being committed).
-    var queued: Int { state.withLock { $0.pending.count } }
+    var queued: Int { writer.queued }
 
     /// Queues `write` and returns once it is durable, or throws and nothing of it was written.
     func perform(_ write: JournalWrite) throws(PresentationError) {
@@ -98,17 +88,14 @@ final class CommitQueue: Sendable {
     }
 
     private func queue(_ write: JournalWrite, _ waiter: Waiter) throws(PresentationError) -> Int {
-        let ticket = try state.withLock { state throws(PresentationError) -> Int in
-            guard !state.stopping else { throw .storageFailed("the server is stopping") }
-            if let failure = syncer.failure { throw failure }
-            let ticket = state.nextTicket
-            state.nextTicket += 1
-            state.pending.append(Job(ticket: ticket, write: write, waiter: waiter))
-            return ticket
+        if let failure = syncer.failure { throw failure }
+        let ticket = state.withLock { state in
+            defer { state.nextTicket += 1 }
+            return state.nextTicket
         }
-        work.lock()
-        work.signal()
-        work.unlock()
+        guard writer.add(Job(ticket: ticket, write: write, waiter: waiter)) else {
+            throw .storageFailed("the server is stopping")
+        }
         return ticket
     }
 
@@ -118,50 +105,27 @@ final class CommitQueue: Sendable {
         let (seconds, attoseconds) = patience.components
         let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
         if wake.wait(timeout: deadline) == .timedOut {
-            let withdrawn = state.withLock { state in
-                guard let index = state.pending.firstIndex(where: { $0.ticket == ticket }) else { return false }
-                state.pending.remove(at: index)
-                return true
-            }
-            if withdrawn { return .storageFailed("the disk did not take the write in \(patience)") }
+            if writer.withdraw(where: { $0.ticket == ticket }) { return .storageFailed("the disk did not take the write in \(patience)") }
             wake.wait()
         }
         return state.withLock { $0.finished.removeValue(forKey: ticket) } ?? nil
     }
 
-    /// The writer thread: takes whatever is queued, commits it, reports, until stopped and drained.
-    private func run() {
-        while true {
-            work.lock()
-            var batch: [Job] = []
-            var stopping = false
-            while true {
-                (batch, stopping) = state.withLock { state in
-                    defer { state.pending = [] }
-                    return (state.pending, state.stopping)
-                }
-                if !batch.isEmpty || stopping { break }
-                work.wait()
-            }
-            work.unlock()
-            if batch.isEmpty && stopping { break }
-            var committed: [Job] = []
-            var refused: [(Job, PresentationError?)] = []
-            for (job, outcome) in zip(batch, commit(batch)) {
-                if outcome == nil { committed.append(job) } else { refused.append((job, outcome)) }
-            }
-            report(refused)
-            if !committed.isEmpty {
-                syncer.hand { [self, committed] outcome in report(committed.map { ($0, outcome) }) }
-            }
-            // While the batch syncs: a fold is the file's housekeeping, and no request waits on it.
-            // One that fails is tried again after the next batch; the log keeps what it would fold.
-            table.withLock { table in try? table.foldIfDue() }
+    /// One batch on the writer thread: commits it, hands what was committed to the sync thread
+    /// and reports what was refused, then folds if the log is due.
+    private func write(_ batch: [Job]) {
+        var committed: [Job] = []
+        var refused: [(Job, PresentationError?)] = []
+        for (job, outcome) in zip(batch, commit(batch)) {
+            if outcome == nil { committed.append(job) } else { refused.append((job, outcome)) }
         }
-        stopped.store(true, ordering: .releasing)
-        done.lock()
-        done.broadcast()
-        done.unlock()
+        report(refused)
+        if !committed.isEmpty {
+            syncer.hand { [self, committed] outcome in report(committed.map { ($0, outcome) }) }
+        }
+        // While the batch syncs: a fold is the file's housekeeping, and no request waits on it.
+        // One that fails is tried again after the next batch; the log keeps what it would fold.
+        table.withLock { table in try? table.foldIfDue() }
     }
 
     /// Hands each job its outcome: a blocked caller finds it in `finished`, a callback is called.
@@ -212,16 +176,7 @@ final class CommitQueue: Sendable {
     /// Lets queued writes finish and sync, then ends the writer and sync threads; later writes
     /// fail. Waits for both threads.
     func stop() {
-        state.withLock { $0.stopping = true }
-        guard started.load(ordering: .relaxed) else { return syncer.stop() }
-        work.lock()
-        work.signal()
-        work.unlock()
-        done.lock()
-        while !stopped.load(ordering: .acquiring) {
-            done.wait()
-        }
-        done.unlock()
+        writer.stop()
         syncer.stop()
     }
 

@@ -20,90 +20,51 @@ final class SyncQueue: Sendable {
     /// Reports a batch's outcome: nil once durable, or why it is not.
     typealias Report = @Sendable (PresentationError?) -> Void
 
-    private struct State {
-        var pending: [Report] = []
-        var stopping = false
-        /// Set by a failed fsync; every later batch fails with it.
-        var failure: PresentationError?
-    }
-
-    private let state = Mutex(State())
-    private let work = NSCondition()
-    private let done = NSCondition()
-    private let stopped = Atomic<Bool>(false)
+    private let thread = BatchThread<Report>()
+    /// Set by a failed fsync; every later batch fails with it.
+    private let failed = Mutex<PresentationError?>(nil)
     private let syncCount = Atomic<Int>(0)
     /// Makes the log durable; 0 on success, otherwise an `errno`. `fdatasync` but in tests.
     private let sync: @Sendable () -> Int32
 
     init(sync: @escaping @Sendable () -> Int32) {
         self.sync = sync
-        let thread = Thread { [self] in run() }
-        thread.name = "session-sync"
-        thread.start()
+        thread.start(name: "session-sync") { [self] reports in syncThenReport(reports) }
     }
 
     /// Fsyncs done (or tried).
     var syncs: Int { syncCount.load(ordering: .relaxed) }
 
     /// The failure that stopped durable writes, if one did.
-    var failure: PresentationError? { state.withLock { $0.failure } }
+    var failure: PresentationError? { failed.withLock { $0 } }
 
     /// Reports on the batch just committed once an fsync begun after now has succeeded.
     func hand(_ report: @escaping Report) {
-        let failure = state.withLock { state -> PresentationError? in
-            if state.failure == nil { state.pending.append(report) }
-            return state.failure
-        }
         if let failure { return report(failure) }
-        work.lock()
-        work.signal()
-        work.unlock()
+        // Not added once stopping: the writer hands nothing after it has stopped.
+        if !thread.add(report) { report(.storageFailed("the server is stopping")) }
     }
 
-    private func run() {
-        while true {
-            work.lock()
-            var batch: [Report] = []
-            var stopping = false
-            while true {
-                (batch, stopping) = state.withLock { state in
-                    defer { state.pending = [] }
-                    return (state.pending, state.stopping)
-                }
-                if !batch.isEmpty || stopping { break }
-                work.wait()
-            }
-            work.unlock()
-            if batch.isEmpty && stopping { break }
-            syncCount.add(1, ordering: .relaxed)
-            let status = sync()
-            var outcome: PresentationError?
-            if status != 0 {
-                let failure = PresentationError.storageFailed(
-                    "the disk could not sync the session log (\(String(cString: strerror(status)))); "
-                        + "writes are refused until a restart")
-                state.withLock { $0.failure = $0.failure ?? failure }
-                outcome = failure
-            }
-            for report in batch { report(outcome) }
+    private func syncThenReport(_ batch: [Report]) {
+        // After a failed fsync a later one may succeed with the failed pages lost, and the log
+        // is read back only up to them: nothing committed since is durable either.
+        if let failure { return batch.forEach { $0(failure) } }
+        syncCount.add(1, ordering: .relaxed)
+        let status = sync()
+        var outcome: PresentationError?
+        if status != 0 {
+            let failure = PresentationError.storageFailed(
+                "the disk could not sync the session log (\(String(cString: strerror(status)))); "
+                    + "writes are refused until a restart")
+            failed.withLock { $0 = $0 ?? failure }
+            outcome = failure
         }
-        stopped.store(true, ordering: .releasing)
-        done.lock()
-        done.broadcast()
-        done.unlock()
+        for report in batch { report(outcome) }
     }
 
     /// Syncs and reports what was handed, then ends the thread; waits for it. For after the
     /// writer has stopped, so that nothing is handed later.
     func stop() {
-        state.withLock { $0.stopping = true }
-        work.lock()
-        work.signal()
-        work.unlock()
-        done.lock()
-        while !stopped.load(ordering: .acquiring) {
-            done.wait()
-        }
-        done.unlock()
+        thread.stop()
     }
 }

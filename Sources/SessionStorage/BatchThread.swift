@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+
+/// A thread that takes everything queued since its last turn as one batch, until stopped and
+/// drained: what the journal's writer (batches of writes, one transaction each) and its sync
+/// thread (batches of commits, one fsync each) both are.
+final class BatchThread<Item: Sendable>: Sendable {
+    private struct State {
+        var pending: [Item] = []
+        var stopping = false
+    }
+
+    private let state = Mutex(State())
+    /// The thread waits on this for work; `add` signals it.
+    private let work = NSCondition()
+    /// `stop()` waits on this for the thread to end.
+    private let done = NSCondition()
+    private let started = Atomic<Bool>(false)
+    private let stopped = Atomic<Bool>(false)
+
+    init() {}
+
+    /// Starts the thread, which calls `process` with each batch, in order. The closure is the
+    /// thread's alone and released when it ends, so it may hold the batches' owner.
+    func start(name: String, _ process: @escaping @Sendable ([Item]) -> Void) {
+        guard !started.exchange(true, ordering: .relaxed) else { return }
+        let thread = Thread { [self] in run(process) }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Queues `item` for the next batch; false, and nothing queued, once stopping.
+    func add(_ item: Item) -> Bool {
+        let added = state.withLock { state in
+            guard !state.stopping else { return false }
+            state.pending.append(item)
+            return true
+        }
+        if added {
+            work.lock()
+            work.signal()
+            work.unlock()
+        }
+        return added
+    }
+
+    /// Takes back the first queued item that `matches`, if the thread has not taken it yet.
+    func withdraw(where matches: (Item) -> Bool) -> Bool {
+        state.withLock { state in
+            guard let index = state.pending.firstIndex(where: matches) else { return false }
+            state.pending.remove(at: index)
+            return true
+        }
+    }
+
+    /// Items waiting for the next batch (not the one being processed).
+    var queued: Int { state.withLock { $0.pending.count } }
+
+    private func run(_ process: @Sendable ([Item]) -> Void) {
+        while true {
+            work.lock()
+            var batch: [Item] = []
+            var stopping = false
+            while true {
+                (batch, stopping) = state.withLock { state in
+                    defer { state.pending = [] }
+                    return (state.pending, state.stopping)
+                }
+                if !batch.isEmpty || stopping { break }
+                work.wait()
+            }
+            work.unlock()
+            if batch.isEmpty && stopping { break }
+            process(batch)
+        }
+        stopped.store(true, ordering: .releasing)
+        done.lock()
+        done.broadcast()
+        done.unlock()
+    }
+
+    /// Refuses new items, lets the thread process what is queued, and waits for it to end.
+    func stop() {
+        state.withLock { $0.stopping = true }
+        guard started.load(ordering: .relaxed) else { return }
+        work.lock()
+        work.signal()
+        work.unlock()
+        done.lock()
+        while !stopped.load(ordering: .acquiring) {
+            done.wait()
+        }
+        done.unlock()
+    }
+}
