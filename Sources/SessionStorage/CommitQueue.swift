@@ -22,7 +22,8 @@ final class CommitQueue: Sendable {
         /// of them to find their write still pending and sleep again, cost more CPU than the
         /// writes (docs/performance.md).
         case blocked(DispatchSemaphore)
-        /// A caller of `enqueue` that did not wait: called on the writer thread with the outcome.
+        /// A caller of `enqueue` that did not wait: called with the outcome on the sync thread
+        /// (the writer's, when the transaction itself failed).
         case callback(@Sendable (PresentationError?) -> Void)
     }
 
@@ -76,9 +77,10 @@ final class CommitQueue: Sendable {
         if let failure = outcome(of: ticket, wake) { throw failure }
     }
 
-    /// Queues `write` and returns at once; `done` gets its outcome on the writer thread, after
-    /// the transaction that carried it. Unlike `perform`, a write queued so is never withdrawn:
-    /// it waits for the disk however long that takes, as the request behind it does.
+    /// Queues `write` and returns at once; `done` gets its outcome once the transaction that
+    /// carried it is synced (on the sync thread), or failed (on the writer thread). Unlike
+    /// `perform`, a write queued so is never withdrawn: it waits for the disk however long that
+    /// takes, as the request behind it does.
     func enqueue(_ write: JournalWrite, then done: @escaping @Sendable (PresentationError?) -> Void) {
         do {
             _ = try queue(write, .callback(done))

@@ -102,7 +102,7 @@ struct SessionLog {
 
     /// Every unfolded session, and the head past every row.
     func planAll() -> (ids: [SessionID], head: Int) {
-        (order[orderStart...].compactMap { unfolded[$0.id]?.firstSequence == $0.sequence ? $0.id : nil }, next)
+        (order[orderStart...].filter(isLive).map(\.id), next)
     }
 
     /// Notes `ids` folded and the rows before `newHead` deleted.
@@ -111,9 +111,8 @@ struct SessionLog {
         bytes -= byteCount(from: head, to: newHead)
         sizesStart += newHead - head
         head = newHead
-        while orderStart < order.count, order[orderStart].sequence < head || unfolded[order[orderStart].id]?.firstSequence != order[orderStart].sequence {
-            orderStart += 1
-        }
+        // The first live entry is at `head` or later: every earlier entry is stale.
+        orderStart = nextLive(from: orderStart)
         // Drop what was consumed once it is the larger part, so both arrays stay bounded.
         if sizesStart > 1024, sizesStart * 2 > sizes.count {
             sizes.removeFirst(sizesStart)
@@ -129,10 +128,15 @@ struct SessionLog {
     /// unfolded since that row; `order.count` when there is none.
     private func nextLive(from index: Int) -> Int {
         var index = index
-        while index < order.count, unfolded[order[index].id]?.firstSequence != order[index].sequence {
+        while index < order.count, !isLive(order[index]) {
             index += 1
         }
         return index
+    }
+
+    /// Whether the entry's session is still unfolded since that row.
+    private func isLive(_ entry: (sequence: Int, id: SessionID)) -> Bool {
+        unfolded[entry.id]?.firstSequence == entry.sequence
     }
 
     private func byteCount(from start: Int, to end: Int) -> Int {

@@ -172,7 +172,8 @@ final class SessionTable {
     /// With `synchronous = NORMAL` in WAL mode, the COMMIT writes the log and returns: the
     /// fsync that makes the batch durable is `SyncQueue`'s, shared with the batches around it.
     func apply(_ writes: [JournalWrite]) throws(SQLiteError) {
-        var rows: [(size: Int, id: SessionID, kind: LogKind, write: JournalWrite)] = []
+        // Each row appended, with the write it stands for: what `log` and `stored` learn once committed.
+        var rows: [(size: Int, id: SessionID, write: JournalWrite)] = []
         try transaction { () throws(SQLiteError) in
             // Events logged by earlier writes of this batch, which `stored` does not know yet.
             var loggedThrough: [SessionID: Int] = [:]
@@ -183,7 +184,7 @@ final class SessionTable {
                     .blob(body), .real(lease?.lastAccess.timeIntervalSince1970 ?? 0), .integer(lease?.timeToLive ?? 0),
                     .blob(events))
                 try appendLog.run()
-                rows.append((body.count + events.count + Self.logRowOverhead, id, kind, write))
+                rows.append((body.count + events.count + Self.logRowOverhead, id, write))
             }
             for write in writes {
                 switch write {
@@ -224,13 +225,11 @@ final class SessionTable {
             case .remove:
                 log.append(size: row.size, for: row.id, saving: nil, removed: true)
                 storedBytes -= stored.removeValue(forKey: row.id)?.size ?? 0
-            case .touch:
+            case .touch(let leases):
+                // Only an unfolded session's touch has a row; a folded one's went to its table row.
                 log.append(size: row.size, for: row.id, saving: nil, removed: false)
+                for (id, lease) in leases { log.touch(id, lease: lease) }
             }
-        }
-        for write in writes {
-            guard case .touch(let leases) = write else { continue }
-            for (id, lease) in leases { log.touch(id, lease: lease) }
         }
     }
 
