@@ -363,33 +363,57 @@ TARGETS = [
 ]
 
 
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
 def cmd_report(args):
     """Prints the table and writes the JSON results file."""
-    rows = {}
+    # Each row is one run of one server on one workload in one round (bench/run).
+    rounds = {}
     with open(args.rows) as tsv:
         for line in tsv:
-            server, workload, rps, p50, p99, requests, serr, kerr = line.rstrip("\n").split("\t")
-            rows[(server, workload)] = {
-                "server": server, "workload": workload, "rps": float(rps), "p50_ms": int(p50) / 1000,
-                "p99_ms": int(p99) / 1000, "requests": int(requests), "http_errors": int(serr),
-                "socket_errors": int(kerr)}
+            server, workload, round_, rps, p50, p99, requests, serr, kerr = line.rstrip("\n").split("\t")
+            rounds.setdefault((server, workload), {})[int(round_)] = {
+                "round": int(round_), "rps": float(rps), "p50_ms": int(p50) / 1000, "p99_ms": int(p99) / 1000,
+                "requests": int(requests), "http_errors": int(serr), "socket_errors": int(kerr)}
+    # A server's figures on a workload: the median of its rounds.
+    rows = {}
+    for (server, workload), by_round in rounds.items():
+        runs = [by_round[r] for r in sorted(by_round)]
+        rows[(server, workload)] = {
+            "server": server, "workload": workload,
+            "rps": round(median(run["rps"] for run in runs), 1),
+            "p50_ms": median(run["p50_ms"] for run in runs), "p99_ms": median(run["p99_ms"] for run in runs),
+            "requests": sum(run["requests"] for run in runs),
+            "http_errors": sum(run["http_errors"] for run in runs),
+            "socket_errors": sum(run["socket_errors"] for run in runs), "rounds": runs}
     footprint = []
     with open(args.footprint) as lines:
         footprint = [json.loads(line) for line in lines if line.strip()]
 
     measures = {}
+    spreads = {}
+
+    def ratio(name, numerator, denominator, field, under=None):
+        """The median over the rounds both servers ran of numerator's figure / denominator's,
+        each round's pair taken back to back; also kept per round, and its range for the table."""
+        mine, theirs = rounds.get(numerator, {}), rounds.get(denominator, {})
+        pairs = [mine[r][field] / theirs[r][field] for r in sorted(mine) if r in theirs and theirs[r][field] > 0]
+        if not pairs:
+            return
+        measures[name] = round(median(pairs), 3)
+        measures[f"{name}_rounds"] = [round(pair, 3) for pair in pairs]
+        spreads[name] = (min(pairs), max(pairs))
+
     for workload in ("tree", "pushpop", "mix", "create"):
-        ours, c = rows.get(("ours", workload)), rows.get(("c", workload))
-        if ours and c and c["rps"] > 0 and c["p99_ms"] > 0:
-            measures[f"{workload}_rps_ratio"] = round(ours["rps"] / c["rps"], 3)
-            measures[f"{workload}_p99_ratio"] = round(ours["p99_ms"] / c["p99_ms"], 3)
-    minimal, c = rows.get(("minimal", "pushpop")), rows.get(("c", "pushpop"))
-    if minimal and c and c["rps"] > 0 and c["p99_ms"] > 0:
-        measures["pushpop_minimal_rps_ratio"] = round(minimal["rps"] / c["rps"], 3)
-        measures["pushpop_minimal_p99_ratio"] = round(minimal["p99_ms"] / c["p99_ms"], 3)
-    durable, memory = rows.get(("durable", "pushpop")), rows.get(("ours", "pushpop"))
-    if durable and memory and memory["rps"] > 0:
-        measures["durable_ratio"] = round(durable["rps"] / memory["rps"], 3)
+        ratio(f"{workload}_rps_ratio", ("ours", workload), ("c", workload), "rps")
+        ratio(f"{workload}_p99_ratio", ("ours", workload), ("c", workload), "p99_ms")
+    ratio("pushpop_minimal_rps_ratio", ("minimal", "pushpop"), ("c", "pushpop"), "rps")
+    ratio("pushpop_minimal_p99_ratio", ("minimal", "pushpop"), ("c", "pushpop"), "p99_ms")
+    ratio("durable_ratio", ("durable", "pushpop"), ("ours", "pushpop"), "rps")
     for item in footprint:
         server, measure = item.get("server"), item.get("measure")
         if measure == "sessions":
@@ -406,24 +430,32 @@ def cmd_report(args):
         if f"ours_{name}" in measures:
             measures[name] = measures[f"ours_{name}"]
 
+    def shown(name, suffix=""):
+        """A ratio as the table shows it: the median, and the rounds' range when there are several."""
+        if name not in measures:
+            return ""
+        low, high = spreads[name]
+        spread = f" ({low:.2f}-{high:.2f})" if len(measures[f"{name}_rounds"]) > 1 else ""
+        return f"{measures[name]:.2f}x{suffix}{spread}"
+
     out = sys.stdout
-    out.write(f"\n{'workload':<10}{'server':<9}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
-              f"{'req/s vs C':>12}{'p99 vs C':>10}\n")
+    out.write("\nmedians of each server's rounds; ratios: the median of the rounds' ratios (their range)\n")
+    out.write(f"{'workload':<10}{'server':<9}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
+              f"{'req/s vs C':>22}{'p99 vs C':>20}\n")
     for workload in ("tree", "pushpop", "mix", "create"):
         for server in ("c", "ours", "minimal", "durable"):
             row = rows.get((server, workload))
             if not row:
                 continue
-            ratio, p99 = "", ""
+            rate, p99 = "", ""
             prefix = workload if server == "ours" else f"{workload}_{server}"
-            if server in ("ours", "minimal") and f"{prefix}_rps_ratio" in measures:
-                ratio = f"{measures[prefix + '_rps_ratio']:.2f}x"
-                p99 = f"{measures[prefix + '_p99_ratio']:.2f}x"
-            if server == "durable" and "durable_ratio" in measures:
-                ratio = f"{measures['durable_ratio']:.2f}x mem"
+            if server in ("ours", "minimal"):
+                rate, p99 = shown(f"{prefix}_rps_ratio"), shown(f"{prefix}_p99_ratio")
+            if server == "durable":
+                rate = shown("durable_ratio", " mem")
             errors = row["http_errors"] + row["socket_errors"]
             out.write(f"{workload:<10}{server:<9}{row['rps']:>10.0f}{row['p50_ms']:>9.2f}{row['p99_ms']:>9.2f}"
-                      f"{errors:>8}{ratio:>12}{p99:>10}\n")
+                      f"{errors:>8}{rate:>22}{p99:>20}\n")
     out.write("\nfootprint, and the API layer in process\n")
     for item in footprint:
         server, measure = item.get("server"), item.get("measure")
