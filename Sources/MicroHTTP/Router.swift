@@ -42,18 +42,38 @@ public struct Router<Route: Sendable>: Sendable {
 }
 
 /// The `{name}` segments of a matched path, in the pattern's order.
+///
+/// Every API request has one or two (`{id}`, `{pid}`), so two are kept inline and the
+/// values are slices of the path: matching allocates nothing for them.
 public struct RouteParameters: Sendable {
+    public typealias Pair = (name: String, value: Substring)
+
     /// The pattern that matched, as it was added: a label for logs and metrics that carries no ids.
     public let pattern: String
-    @usableFromInline var pairs: [(name: String, value: Substring)] = []
+    private var first: Pair?
+    private var second: Pair?
+    /// Those after the second, for patterns with more.
+    private var rest: [Pair] = []
 
-    @usableFromInline init(pattern: String) {
+    init(pattern: String) {
         self.pattern = pattern
     }
 
+    mutating func append(_ pair: Pair) {
+        if first == nil {
+            first = pair
+        } else if second == nil {
+            second = pair
+        } else {
+            rest.append(pair)
+        }
+    }
+
     /// The segment the pattern named `name`, as it appeared in the path.
-    public subscript(name: String) -> String? {
-        pairs.first { $0.name == name }.map { String($0.value) }
+    public subscript(name: String) -> Substring? {
+        if let first, first.name == name { return first.value }
+        if let second, second.name == name { return second.value }
+        return rest.first { $0.name == name }?.value
     }
 }
 
@@ -182,7 +202,7 @@ struct RouteTable: Sendable {
             let range = parts[index]
             let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
             let upper = utf8.index(lower, offsetBy: range.count)
-            parameters.pairs.append((name: name, value: path[lower..<upper]))
+            parameters.append((name: name, value: path[lower..<upper]))
         }
         return parameters
     }

@@ -23,6 +23,13 @@ public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Custo
         (high, low) = bits
     }
 
+    /// The id spelled by a slice of a longer string, such as a request's path, read in place.
+    public init?(_ spelling: Substring) {
+        var spelling = spelling
+        guard let bits = spelling.withUTF8(Self.bits(spelledBy:)) else { return nil }
+        (high, low) = bits
+    }
+
     private static func bits(spelledBy spelling: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
         guard spelling.count == length else { return nil }
         return Base64URL.withValueTable { values in

@@ -24,6 +24,11 @@ public struct SessionTokenDigest: Hashable, Sendable, CustomStringConvertible {
         words = secret.withUTF8 { SHA256.hash($0) }
     }
 
+    /// The digest of a secret's UTF-8 bytes, such as a token read in place from a header.
+    public init(hashing secret: UnsafeBufferPointer<UInt8>) {
+        words = SHA256.hash(secret)
+    }
+
     /// A digest read back from storage; nil unless it is 32 bytes.
     public init?(bytes: [UInt8]) {
         guard bytes.count == 32 else { return nil }

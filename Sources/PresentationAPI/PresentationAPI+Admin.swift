@@ -11,7 +11,7 @@ extension PresentationAPI {
     func authorizeAdmin(_ request: HTTPRequest) throws {
         // Without an admin token the routes do not exist, rather than exist behind a lock nobody holds.
         guard let admin = configuration.adminToken else { throw APIError.routeNotFound(request.path) }
-        guard let presented = try? presentedToken(request), admin.matches(presented) else {
+        guard let presented = try? presentedDigest(request), admin.matches(presented) else {
             throw APIError.adminUnauthorized
         }
     }

@@ -4,7 +4,7 @@ import Presentation
 
 /// Reading what happened: the event history, live streams and presentation outcomes.
 extension PresentationAPI {
-    func events(_ rawID: String, _ request: HTTPRequest) throws -> HTTPReply {
+    func events(_ rawID: Substring, _ request: HTTPRequest) throws -> HTTPReply {
         let session = try authorizedSession(rawID, request, allowQueryToken: true)
         let after = try integerQuery("after", request, in: 0...Int.max)
         if request.headers["Accept"]?.lowercased().contains("text/event-stream") == true {
@@ -30,10 +30,10 @@ extension PresentationAPI {
             timeout: { session in Self.eventsResponse([], session) })
     }
 
-    func presentationStatus(_ rawID: String, _ rawPresentation: String, _ request: HTTPRequest) throws -> HTTPReply {
+    func presentationStatus(_ rawID: Substring, _ rawPresentation: Substring, _ request: HTTPRequest) throws -> HTTPReply {
         let session = try authorizedSession(rawID, request)
         // An id too long to be one of ours names nothing here.
-        guard let presentation = PresentationID(rawValue: rawPresentation) else {
+        guard let presentation = PresentationID(rawValue: String(rawPresentation)) else {
             throw APIError.routeNotFound(request.path)
         }
         let wait = try integerQuery("wait", request, in: 0...configuration.maxWaitSeconds) ?? 0

@@ -6,29 +6,32 @@ import Presentation
 extension PresentationAPI {
     /// The session, if the request carries its token (`Authorization: Bearer`, or
     /// `?access_token=` where EventSource needs it).
-    func authorizedSession(_ rawID: String, _ request: HTTPRequest, allowQueryToken: Bool = false) throws -> Session {
-        let token = try presentedToken(request, allowQueryToken: allowQueryToken)
+    func authorizedSession(_ rawID: Substring, _ request: HTTPRequest, allowQueryToken: Bool = false) throws -> Session {
+        let digest = try presentedDigest(request, allowQueryToken: allowQueryToken)
         let id = try sessionID(rawID)
-        let digest = SessionTokenDigest(hashing: token)
         guard let session = store.session(id) else { throw PresentationError.sessionNotFound }
         guard session.tokenDigest.matches(digest) else { throw APIError.unauthorized }
         return session
     }
 
-    func presentedToken(_ request: HTTPRequest, allowQueryToken: Bool = false) throws(APIError) -> String {
+    ///
+    /// The digest of the token the request presents: only digests are ever compared, and
+    /// hashing the header's bytes in place spares every request a copy of its token.
+    func presentedDigest(_ request: HTTPRequest, allowQueryToken: Bool = false) throws(APIError) -> SessionTokenDigest {
         if let header = request.headers["Authorization"] {
-            guard let token = Self.bearerToken(in: header) else { throw .unauthorized }
-            return token
+            guard let digest = Self.bearerTokenDigest(in: header) else { throw .unauthorized }
+            return digest
         }
-        if allowQueryToken, let token = request.queryValue("access_token") { return token }
+        if allowQueryToken, let token = request.queryValue("access_token") { return SessionTokenDigest(hashing: token) }
         throw .unauthorized
     }
 
-    /// The token of `Bearer <token>`: the scheme in any case, spaces and tabs around the
-    /// token ignored; nil for another scheme or no token. Read byte by byte, as every request's is.
-    static func bearerToken(in header: String) -> String? {
+    /// The digest of the token of `Bearer <token>`: the scheme in any case, spaces and tabs
+    /// around the token ignored; nil for another scheme or no token. Read byte by byte, as
+    /// every request's is.
+    static func bearerTokenDigest(in header: String) -> SessionTokenDigest? {
         var header = header
-        return header.withUTF8 { bytes -> String? in
+        return header.withUTF8 { bytes -> SessionTokenDigest? in
             let space = UInt8(ascii: " ")
             let isBlank = { (byte: UInt8) in byte == space || byte == UInt8(ascii: "\t") }
             guard let schemeStart = bytes.firstIndex(where: { $0 != space }) else { return nil }
@@ -41,12 +44,12 @@ extension PresentationAPI {
                 let tokenStart = bytes[schemeEnd...].firstIndex(where: { !isBlank($0) }),
                 let tokenLast = bytes[tokenStart...].lastIndex(where: { !isBlank($0) })
             else { return nil }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[tokenStart...tokenLast]), as: UTF8.self)
+            return SessionTokenDigest(hashing: UnsafeBufferPointer(rebasing: bytes[tokenStart...tokenLast]))
         }
     }
 
-    func sessionID(_ raw: String) throws(PresentationError) -> SessionID {
-        guard let id = SessionID(rawValue: raw) else { throw .sessionNotFound }
+    func sessionID(_ raw: Substring) throws(PresentationError) -> SessionID {
+        guard let id = SessionID(raw) else { throw .sessionNotFound }
         return id
     }
 

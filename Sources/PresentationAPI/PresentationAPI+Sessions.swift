@@ -76,8 +76,8 @@ extension PresentationAPI {
     }
 
     /// The most read route, so the session is read in place, not copied out of the store.
-    func getSession(_ rawID: String, _ request: HTTPRequest) throws -> HTTPResponse {
-        let digest = SessionTokenDigest(hashing: try presentedToken(request))
+    func getSession(_ rawID: Substring, _ request: HTTPRequest) throws -> HTTPResponse {
+        let digest = try presentedDigest(request)
         let id = try sessionID(rawID)
         let ifNoneMatch = request.headers["If-None-Match"]
         let response = try store.read(id) { session throws(APIError) -> HTTPResponse in
@@ -94,7 +94,7 @@ extension PresentationAPI {
         return response
     }
 
-    func deleteSession(_ id: String, _ request: HTTPRequest) throws -> HTTPReply {
+    func deleteSession(_ id: Substring, _ request: HTTPRequest) throws -> HTTPReply {
         let id = try authorizedSession(id, request).id
         return answerOnceWritten { answer in
             store.delete(id) { [self] deleted in
@@ -113,8 +113,8 @@ extension PresentationAPI {
     ///
     /// Not a navigation change, so no revision and no event. Open event streams and waits made with
     /// the old token end at their next wake-up rather than go on serving it.
-    func rotateToken(_ rawID: String, _ request: HTTPRequest) throws -> HTTPReply {
-        let presented = SessionTokenDigest(hashing: try presentedToken(request))
+    func rotateToken(_ rawID: Substring, _ request: HTTPRequest) throws -> HTTPReply {
+        let presented = try presentedDigest(request)
         let id = try sessionID(rawID)
         try bodyFields(of: request, allowEmpty: true).finish()
         let fresh = SessionToken.random()
@@ -141,15 +141,14 @@ extension PresentationAPI {
 
     /// Applies steps as one revision, honouring `If-Match` and `Idempotency-Key`, all
     /// under the session's lock so that a check and the change it guards cannot be split.
-    /// `token` is the request's, read by the caller before the body was.
+    /// `token` is the digest of the request's token, read by the caller before the body was,
+    /// and hashed before the session's lock is taken, to hold that no longer than the change needs.
     ///
     /// With durable storage the answer comes once the change is on disk; the connection is
     /// parked meanwhile, so no worker thread waits for the fsync (docs/performance.md).
-    func mutate(_ rawID: String, _ steps: [Step], _ request: HTTPRequest, token: String, route: String) throws
+    func mutate(_ rawID: Substring, _ steps: [Step], _ request: HTTPRequest, token: SessionTokenDigest, route: String) throws
         -> HTTPReply
     {
-        // Hashed before the session's lock is taken, to hold it no longer than the change needs.
-        let token = SessionTokenDigest(hashing: token)
         let id = try sessionID(rawID)
         let expected = try request.headers["If-Match"].map { header throws(APIError) in
             try ETag.revisions(in: header, name: "If-Match")

@@ -5,7 +5,7 @@ import Presentation
 /// Export and import of one session as a JSON document, for support tools that copy a user's state.
 extension PresentationAPI {
     /// `GET /v1/sessions/{id}/export`: the session's document; needs the session's token.
-    func exportSession(_ id: String, _ request: HTTPRequest) throws -> HTTPResponse {
+    func exportSession(_ id: Substring, _ request: HTTPRequest) throws -> HTTPResponse {
         let session = try authorizedSession(id, request)
         var response = HTTPResponse.json(SessionDocument.write(session), revision: session.revision)
         response.headers.set("Content-Disposition", "attachment; filename=\"session-\(session.id.rawValue).json\"")

@@ -137,12 +137,12 @@ public final class PresentationAPI: HTTPHandler {
             return try importSession(request)
         case .operation(let kind):
             // A request without a token learns nothing, not even whether its body was valid.
-            let token = try presentedToken(request)
+            let token = try presentedDigest(request)
             var fields = try bodyFields(of: request, allowEmpty: kind.allowsEmptyBody)
             let step = try OperationDecoding.step(kind, from: &fields)
             return try mutate(id, [step], request, token: token, route: kind.rawValue)
         case .batch:
-            let token = try presentedToken(request)
+            let token = try presentedDigest(request)
             var fields = try bodyFields(of: request, allowEmpty: false)
             let steps = try OperationDecoding.batch(from: &fields, limit: store.limits.maxBatchSteps)
             return try mutate(id, steps, request, token: token, route: "batch")
