@@ -35,8 +35,10 @@ public final class HTTPDeferredResponse: Sendable {
         state.withLock { state in
             guard state.response == nil, !state.ended else { return false }
             var response = response
-            for field in state.extraHeaders where response.headers[field.name] == nil {
-                response.headers.add(field.name, field.value)
+            if !state.extraHeaders.isEmpty {
+                for field in state.extraHeaders where response.headers[field.name] == nil {
+                    response.headers.add(field.name, field.value)
+                }
             }
             if response.route == nil { response.route = state.route }
             state.response = response

@@ -1,42 +1,174 @@
+import Foundation
+
 /// Header fields in the order they came or will go, looked up without regard to case.
+///
+/// A request's headers are copied out of libmicrohttpd in one go into one block of bytes,
+/// each field as the lengths of its name and value, then both ended by a NUL as the C
+/// strings they were, and a `String` is made only for a field somebody reads: making one for every name and value of every request, and
+/// freeing them, cost more than routing it (docs/performance.md, item 46). Fields added as
+/// strings, as a response's are, are kept as strings, which is cheaper to build for the three
+/// or four a response has. Names and values hold no NUL: HTTP allows none, and libmicrohttpd
+/// hands over and takes C strings.
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
-    public private(set) var fields: [(name: String, value: String)]
+    public typealias Field = (name: String, value: String)
+    /// A field as C strings, valid only while their owner (libmicrohttpd's request) lives.
+    typealias CStringField = (name: UnsafePointer<CChar>, value: UnsafePointer<CChar>?)
 
-    public init() {
-        fields = []
-    }
+    /// For each field read from C strings, its name's and its value's length (two `UInt32`,
+    /// so that a lookup skips a field of another length without reading it), then
+    /// `name\0value\0`; these fields come before `added`.
+    private var block: [UInt8] = []
+    /// The fields added as strings.
+    private var added: [Field] = []
 
-    public init(fields: [(name: String, value: String)]) {
-        self.fields = fields
+    public init() {}
+
+    public init(fields: [Field]) {
+        added = fields
     }
 
     public init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { (name: $0.0, value: $0.1) }
+        added = elements.map { (name: $0.0, value: $0.1) }
     }
+
+    /// Fields given as C strings, such as libmicrohttpd's, in order; no value is an empty one.
+    /// Measured first, then copied into a block allocated once.
+    init(cStrings fields: UnsafeBufferPointer<CStringField>) {
+        var total = 0
+        for field in fields { total += 10 + strlen(field.name) + (field.value.map { strlen($0) } ?? 0) }
+        block = [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
+            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+            for field in fields {
+                let nameLength = strlen(field.name)
+                let valueLength = field.value.map { strlen($0) } ?? 0
+                base.storeBytes(of: UInt32(truncatingIfNeeded: nameLength), toByteOffset: count, as: UInt32.self)
+                base.storeBytes(of: UInt32(truncatingIfNeeded: valueLength), toByteOffset: count + 4, as: UInt32.self)
+                count += 8
+                (base + count).copyMemory(from: field.name, byteCount: nameLength)
+                base.storeBytes(of: 0, toByteOffset: count + nameLength, as: UInt8.self)
+                count += nameLength + 1
+                if let value = field.value { (base + count).copyMemory(from: value, byteCount: valueLength) }
+                base.storeBytes(of: 0, toByteOffset: count + valueLength, as: UInt8.self)
+                count += valueLength + 1
+            }
+        }
+    }
+
+    /// Every field, as strings.
+    public var fields: [Field] {
+        guard !block.isEmpty else { return added }
+        var fields: [Field] = []
+        forEachBlockField { name, value in
+            fields.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+            return true
+        }
+        return fields + added
+    }
+
+    public var isEmpty: Bool { block.isEmpty && added.isEmpty }
 
     /// The first value of the field `name` (case-insensitive), as HTTP compares names.
     public subscript(name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+        if let value = withBlockValue(name, { $0.map { String(decoding: $0, as: UTF8.self) } }) { return value }
+        return added.first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+
+    /// Calls `body` with the bytes of the first value of the field `name`, or nil when there
+    /// is none; the bytes are valid only during the call. For values read once, such as a
+    /// token, without a copy. Not generic, so that callers in other modules need no
+    /// metadata made for it at every call.
+    public func withValue(_ name: String, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
+        if withBlockValue(name, { bytes -> Bool? in bytes.map { body($0); return true } }) != nil { return }
+        guard var value = added.first(where: { $0.name.caseInsensitiveEquals(name) })?.value else { return body(nil) }
+        value.withUTF8 { body($0) }
     }
 
     /// Every value of the field `name`, in order: for list fields that may come more than once.
     public func values(_ name: String) -> [String] {
-        fields.compactMap { $0.name.caseInsensitiveEquals(name) ? $0.value : nil }
+        var values: [String] = []
+        var name = name
+        name.withUTF8 { wanted in
+            forEachBlockField { fieldName, value in
+                if Self.sameIgnoringCase(fieldName, wanted) { values.append(String(decoding: value, as: UTF8.self)) }
+                return true
+            }
+        }
+        return values + added.compactMap { $0.name.caseInsensitiveEquals(name) ? $0.value : nil }
     }
 
     /// Adds a field, keeping any earlier one of the same name.
     public mutating func add(_ name: String, _ value: String) {
-        fields.append((name: name, value: value))
+        added.append((name: name, value: value))
     }
 
     /// Replaces every field named `name` with this one.
     public mutating func set(_ name: String, _ value: String) {
-        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
-        fields.append((name: name, value: value))
+        added = fields.filter { !$0.name.caseInsensitiveEquals(name) }
+        block = []
+        added.append((name: name, value: value))
     }
 
-    public func makeIterator() -> IndexingIterator<[(name: String, value: String)]> {
+    public func makeIterator() -> IndexingIterator<[Field]> {
         fields.makeIterator()
+    }
+
+    /// Calls `body` with each field's name and value as C strings, valid only during the call.
+    func withEachCString(_ body: (UnsafePointer<CChar>, UnsafePointer<CChar>) -> Void) {
+        forEachBlockField { name, value in
+            // The block holds each name and value with its terminator right after it.
+            name.baseAddress!.withMemoryRebound(to: CChar.self, capacity: name.count + 1) { name in
+                value.baseAddress!.withMemoryRebound(to: CChar.self, capacity: value.count + 1) { value in body(name, value) }
+            }
+            return true
+        }
+        for field in added {
+            // withCString lends a native string's own bytes; passing the String itself would
+            // have Swift build a temporary C array for each header.
+            field.name.withCString { name in field.value.withCString { value in body(name, value) } }
+        }
+    }
+
+    /// `body` of the first value in the block of the field `name`, or nil when the block has none.
+    private func withBlockValue<R>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R?) rethrows -> R? {
+        guard !block.isEmpty else { return nil }
+        var found: UnsafeBufferPointer<UInt8>?
+        var name = name
+        return try name.withUTF8 { wanted in
+            try block.withUnsafeBufferPointer { block in
+                Self.forEachField(in: block) { fieldName, value in
+                    guard Self.sameIgnoringCase(fieldName, wanted) else { return true }
+                    found = value
+                    return false
+                }
+                return found == nil ? nil : try body(found)
+            }
+        }
+    }
+
+    private func forEachBlockField(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
+        block.withUnsafeBufferPointer { Self.forEachField(in: $0, body) }
+    }
+
+    /// Calls `body` with each field's name and value, without their terminators, until it returns false.
+    private static func forEachField(
+        in block: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool
+    ) {
+        guard let base = block.baseAddress else { return }
+        let end = base + block.count
+        var field = base
+        while field < end {
+            let nameLength = Int(UnsafeRawPointer(field).loadUnaligned(as: UInt32.self))
+            let valueLength = Int(UnsafeRawPointer(field).loadUnaligned(fromByteOffset: 4, as: UInt32.self))
+            let name = field + 8
+            let value = name + nameLength + 1
+            guard body(UnsafeBufferPointer(start: name, count: nameLength), UnsafeBufferPointer(start: value, count: valueLength))
+            else { return }
+            field = value + valueLength + 1
+        }
+    }
+
+    static func sameIgnoringCase(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.count == b.count && (0..<a.count).allSatisfy { String.sameIgnoringCase(a[$0], b[$0]) }
     }
 }
 
@@ -49,14 +181,12 @@ extension String {
         // decodes each string's representation at every step. Native strings always have
         // contiguous UTF-8; the views are zipped only for a bridged one.
         let inPlace = a.withContiguousStorageIfAvailable { a in
-            b.withContiguousStorageIfAvailable { b in
-                (0..<a.count).allSatisfy { Self.sameIgnoringCase(a[$0], b[$0]) }
-            }
+            b.withContiguousStorageIfAvailable { b in HTTPHeaders.sameIgnoringCase(a, b) }
         }
         return (inPlace ?? nil) ?? zip(a, b).allSatisfy(Self.sameIgnoringCase)
     }
 
-    private static func sameIgnoringCase(_ x: UInt8, _ y: UInt8) -> Bool {
+    static func sameIgnoringCase(_ x: UInt8, _ y: UInt8) -> Bool {
         x == y || (x | 0x20 == y | 0x20 && (x | 0x20) >= 0x61 && (x | 0x20) <= 0x7a)
     }
 }

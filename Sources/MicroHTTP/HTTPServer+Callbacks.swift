@@ -92,7 +92,7 @@ func handleAccess(
         method: request.method,
         path: request.path,
         query: values(of: connection, kind: .GET_ARGUMENT_KIND),
-        headers: HTTPHeaders(fields: headerFields(of: connection)),
+        headers: headers(of: connection),
         body: request.body)
     request.body = []
     switch daemon.handler.respond(to: httpRequest) {
@@ -278,13 +278,7 @@ func makeResponse(bytes: [UInt8], headers: HTTPHeaders) -> OpaquePointer? {
 }
 
 private func add(_ headers: HTTPHeaders, to response: OpaquePointer) {
-    for field in headers {
-        // withCString lends a native string's own bytes; passing the String itself would
-        // have Swift build a temporary C array for each header.
-        field.name.withCString { name in
-            field.value.withCString { value in _ = MHD_add_response_header(response, name, value) }
-        }
-    }
+    headers.withEachCString { name, value in _ = MHD_add_response_header(response, name, value) }
 }
 
 /// The Content-Length the client announced, if any: its digits read from the C string in
@@ -314,16 +308,40 @@ private func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name
 }
 
 /// Every header of the request, in order; a header without a value has an empty one.
-private func headerFields(of connection: OpaquePointer) -> [(name: String, value: String)] {
-    var collected: [(name: String, value: String)] = []
-    collected.reserveCapacity(8)
-    withUnsafeMutablePointer(to: &collected) { pointer in
-        _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
+private func headers(of connection: OpaquePointer) -> HTTPHeaders {
+    // The C strings are libmicrohttpd's, valid until the request ends: their addresses are
+    // gathered on the stack first, then copied into one block sized for them (HTTPHeaders).
+    withUnsafeTemporaryAllocation(of: HTTPHeaders.CStringField.self, capacity: CollectedHeaders.onStack) { buffer in
+        var collected = CollectedHeaders(buffer: buffer)
+        withUnsafeMutablePointer(to: &collected) { pointer in
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
+        }
+        let gathered = UnsafeBufferPointer(rebasing: buffer[..<collected.count])
+        guard !collected.overflow.isEmpty else { return HTTPHeaders(cStrings: gathered) }
+        return (Array(gathered) + collected.overflow).withUnsafeBufferPointer { HTTPHeaders(cStrings: $0) }
     }
-    return collected
 }
 
-/// MHD_KeyValueIterator: `cls` points at the array `headerFields(of:)` is filling.
+/// What `headers(of:)` gathers: the fields' addresses, on the stack for a request's usual
+/// few, in an array past those.
+private struct CollectedHeaders {
+    static let onStack = 32
+    let buffer: UnsafeMutableBufferPointer<HTTPHeaders.CStringField>
+    var count = 0
+    var overflow: [HTTPHeaders.CStringField] = []
+
+    init(buffer: UnsafeMutableBufferPointer<HTTPHeaders.CStringField>) {
+        self.buffer = buffer
+    }
+
+    mutating func append(_ field: HTTPHeaders.CStringField) {
+        guard count < buffer.count else { return overflow.append(field) }
+        buffer.initializeElement(at: count, to: field)
+        count += 1
+    }
+}
+
+/// MHD_KeyValueIterator: `cls` points at the CollectedHeaders `headers(of:)` is filling.
 private func collectHeader(
     _ cls: UnsafeMutableRawPointer?,
     _ kind: MHD_ValueKind,
@@ -331,8 +349,7 @@ private func collectHeader(
     _ value: UnsafePointer<CChar>?
 ) -> MHD_Result {
     guard let cls, let key else { return .YES }
-    cls.assumingMemoryBound(to: [(name: String, value: String)].self).pointee
-        .append((name: String(cString: key), value: value.map { String(cString: $0) } ?? ""))
+    cls.assumingMemoryBound(to: CollectedHeaders.self).pointee.append((name: key, value: value))
     return .YES
 }
 

@@ -14,12 +14,14 @@ extension PresentationAPI {
         return session
     }
 
-    ///
-    /// The digest of the token the request presents: only digests are ever compared, and
+    /// The digest of the token the request presents (`Authorization: Bearer`, or
+    /// `?access_token=` where allowed): only digests are ever compared, and
     /// hashing the header's bytes in place spares every request a copy of its token.
     func presentedDigest(_ request: HTTPRequest, allowQueryToken: Bool = false) throws(APIError) -> SessionTokenDigest {
-        if let header = request.headers["Authorization"] {
-            guard let digest = Self.bearerTokenDigest(in: header) else { throw .unauthorized }
+        var fromHeader: SessionTokenDigest??
+        request.headers.withValue("Authorization") { header in fromHeader = header.map(Self.bearerTokenDigest(in:)) }
+        if let fromHeader {
+            guard let digest = fromHeader else { throw .unauthorized }
             return digest
         }
         if allowQueryToken, let token = request.queryValue("access_token") { return SessionTokenDigest(hashing: token) }
@@ -27,25 +29,22 @@ extension PresentationAPI {
     }
 
     /// The digest of the token of `Bearer <token>`: the scheme in any case, spaces and tabs
-    /// around the token ignored; nil for another scheme or no token. Read byte by byte, as
-    /// every request's is.
-    static func bearerTokenDigest(in header: String) -> SessionTokenDigest? {
-        var header = header
-        return header.withUTF8 { bytes -> SessionTokenDigest? in
-            let space = UInt8(ascii: " ")
-            let isBlank = { (byte: UInt8) in byte == space || byte == UInt8(ascii: "\t") }
-            guard let schemeStart = bytes.firstIndex(where: { $0 != space }) else { return nil }
-            let schemeEnd = bytes[schemeStart...].firstIndex(of: space) ?? bytes.endIndex
-            // `| 0x20` lowers ASCII letters; no other byte lowers onto one of these letters.
-            // Compared by index: iterating a literal's UTF-8 view cost more than the rest of this.
-            let bearer: StaticString = "bearer"
-            guard schemeEnd - schemeStart == bearer.utf8CodeUnitCount,
-                (0..<bearer.utf8CodeUnitCount).allSatisfy({ bytes[schemeStart + $0] | 0x20 == bearer.utf8Start[$0] }),
-                let tokenStart = bytes[schemeEnd...].firstIndex(where: { !isBlank($0) }),
-                let tokenLast = bytes[tokenStart...].lastIndex(where: { !isBlank($0) })
-            else { return nil }
-            return SessionTokenDigest(hashing: UnsafeBufferPointer(rebasing: bytes[tokenStart...tokenLast]))
-        }
+    /// around the token ignored; nil for another scheme or no token. Read byte by byte, in
+    /// place, as every request's is.
+    static func bearerTokenDigest(in bytes: UnsafeBufferPointer<UInt8>) -> SessionTokenDigest? {
+        let space = UInt8(ascii: " ")
+        let isBlank = { (byte: UInt8) in byte == space || byte == UInt8(ascii: "\t") }
+        guard let schemeStart = bytes.firstIndex(where: { $0 != space }) else { return nil }
+        let schemeEnd = bytes[schemeStart...].firstIndex(of: space) ?? bytes.endIndex
+        // `| 0x20` lowers ASCII letters; no other byte lowers onto one of these letters.
+        // Compared by index: iterating a literal's UTF-8 view cost more than the rest of this.
+        let bearer: StaticString = "bearer"
+        guard schemeEnd - schemeStart == bearer.utf8CodeUnitCount,
+            (0..<bearer.utf8CodeUnitCount).allSatisfy({ bytes[schemeStart + $0] | 0x20 == bearer.utf8Start[$0] }),
+            let tokenStart = bytes[schemeEnd...].firstIndex(where: { !isBlank($0) }),
+            let tokenLast = bytes[tokenStart...].lastIndex(where: { !isBlank($0) })
+        else { return nil }
+        return SessionTokenDigest(hashing: UnsafeBufferPointer(rebasing: bytes[tokenStart...tokenLast]))
     }
 
     func sessionID(_ raw: Substring) throws(PresentationError) -> SessionID {

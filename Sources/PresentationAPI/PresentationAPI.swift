@@ -53,11 +53,13 @@ public final class PresentationAPI: HTTPHandler {
         let cors = configuration.cors.responseHeaders(for: request)
         switch reply {
         case .now(var response):
-            for field in cors where response.headers[field.name] == nil { response.headers.add(field.name, field.value) }
+            if !cors.isEmpty {
+                for field in cors where response.headers[field.name] == nil { response.headers.add(field.name, field.value) }
+            }
             response.route = pattern
             return .now(response)
         case .later(let deferred):
-            if !cors.fields.isEmpty { deferred.addHeaders(cors) }
+            if !cors.isEmpty { deferred.addHeaders(cors) }
             if let pattern { deferred.setRoute(pattern) }
             return .later(deferred)
         }

@@ -1,0 +1,47 @@
+import Testing
+
+/// How the server reads a request's headers (HTTPHeaders, copied from libmicrohttpd into one
+/// block): names in any case, among many fields, list fields over several lines, empty values.
+@Suite("Request headers")
+struct RequestHeaderTests {
+    @Test("Header names match in any case, wherever they come among many fields")
+    func namesInAnyCase() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            // Forty unrelated fields around the ones read, some with names of the same length.
+            let noise = (0..<40).map { ("X-Noise-\($0)", String(repeating: "v", count: $0)) }
+            let headers =
+                noise.prefix(20)
+                + [("aUtHoRiZaTiOn", "bEaReR \(session.token)"), ("if-match", "\"1\""), ("PREFER", "return=minimal")]
+                + noise.suffix(20)
+            let answer = try client.request(
+                "POST", session.route("push"), headers: headers + [("content-type", "application/json")],
+                body: Array(#"{"screen":"detail"}"#.utf8))
+            answer.expectSession(revision: 2)
+            #expect(answer.header("Preference-Applied") == "return=minimal")
+            // The same If-Match again is stale now: it was read, not skipped.
+            let stale = try client.request(
+                "POST", session.route("push"), headers: headers + [("Content-Type", "application/json")],
+                body: Array(#"{"screen":"detail"}"#.utf8))
+            stale.expectProblem(412, "revision_mismatch")
+        }
+    }
+
+    @Test("A list field sent over several lines is read whole, and an empty field is no value")
+    func listsAndEmptyValues() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            // `Prefer` twice: the preference on the second line still counts.
+            let answer = try client.post(
+                "push", to: session, json: ["screen": "detail"],
+                headers: [("Prefer", "respond-async"), ("X-Empty", ""), ("Prefer", "return=minimal")])
+            answer.expectSession(revision: 2)
+            #expect(answer.header("Preference-Applied") == "return=minimal")
+            // An empty Authorization is no token at all.
+            try client.get(session.route(), headers: [("Authorization", "")]).expectProblem(401, "unauthorized")
+            #expect(try client.get(session.route(), token: session.token).status == 200)
+        }
+    }
+}
