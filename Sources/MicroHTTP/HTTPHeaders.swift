@@ -4,11 +4,11 @@ import Foundation
 ///
 /// A request's headers are copied out of libmicrohttpd in one go into one block of bytes,
 /// each field as the lengths of its name and value, then both ended by a NUL as the C
-/// strings they were, and a `String` is made only for a field somebody reads: making one for every name and value of every request, and
-/// freeing them, cost more than routing it (docs/performance.md, item 46). Fields added as
-/// strings, as a response's are, are kept as strings, which is cheaper to build for the three
-/// or four a response has. Names and values hold no NUL: HTTP allows none, and libmicrohttpd
-/// hands over and takes C strings.
+/// strings they were, and a `String` is made only for a field somebody reads: making one
+/// for every name and value of every request, and freeing them, cost more than routing it
+/// (docs/performance.md, item 46). Fields added as strings, as a response's are, are kept
+/// as strings, which is cheaper to build for the three or four a response has. Names and
+/// values hold no NUL: HTTP allows none, and libmicrohttpd hands over and takes C strings.
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public typealias Field = (name: String, value: String)
     /// A field as C strings, valid only while their owner (libmicrohttpd's request) lives.
