@@ -36,20 +36,24 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     init(cStrings fields: UnsafeBufferPointer<CStringField>) {
         var total = 0
         for field in fields { total += 10 + strlen(field.name) + (field.value.map { strlen($0) } ?? 0) }
-        block = [UInt8](unsafeUninitializedCapacity: total) { buffer, count in
-            let base = UnsafeMutableRawPointer(buffer.baseAddress!)
+        // Zeroed, then written: `Array(unsafeUninitializedCapacity:)` is not specialised in
+        // the standard library for bytes, and looking up its generic metadata on every
+        // request cost more than all the copying here (docs/performance.md, item 47).
+        block = [UInt8](repeating: 0, count: total)
+        block.withUnsafeMutableBytes { block in
+            let base = block.baseAddress!
+            var offset = 0
             for field in fields {
                 let nameLength = strlen(field.name)
                 let valueLength = field.value.map { strlen($0) } ?? 0
-                base.storeBytes(of: UInt32(truncatingIfNeeded: nameLength), toByteOffset: count, as: UInt32.self)
-                base.storeBytes(of: UInt32(truncatingIfNeeded: valueLength), toByteOffset: count + 4, as: UInt32.self)
-                count += 8
-                (base + count).copyMemory(from: field.name, byteCount: nameLength)
-                base.storeBytes(of: 0, toByteOffset: count + nameLength, as: UInt8.self)
-                count += nameLength + 1
-                if let value = field.value { (base + count).copyMemory(from: value, byteCount: valueLength) }
-                base.storeBytes(of: 0, toByteOffset: count + valueLength, as: UInt8.self)
-                count += valueLength + 1
+                base.storeBytes(of: UInt32(truncatingIfNeeded: nameLength), toByteOffset: offset, as: UInt32.self)
+                base.storeBytes(of: UInt32(truncatingIfNeeded: valueLength), toByteOffset: offset + 4, as: UInt32.self)
+                offset += 8
+                // The terminators are the zeros already there.
+                (base + offset).copyMemory(from: field.name, byteCount: nameLength)
+                offset += nameLength + 1
+                if let value = field.value { (base + offset).copyMemory(from: value, byteCount: valueLength) }
+                offset += valueLength + 1
             }
         }
     }

@@ -182,9 +182,9 @@ public final class InMemorySessionStore: SessionStore {
         entry(id)?.session(at: clock())
     }
 
-    public func read<R, E: Error>(_ id: SessionID, _ body: (borrowing Session) throws(E) -> R) throws(E) -> R? {
-        guard let entry = entry(id) else { return nil }
-        return try entry.read(at: clock(), body)
+    public func read(_ id: SessionID, _ body: (borrowing Session) -> Void) -> Bool {
+        guard let entry = entry(id) else { return false }
+        return entry.read(at: clock(), body)
     }
 
     /// The session's lease (its idle deadline), without counting as a use; nil when there is none.

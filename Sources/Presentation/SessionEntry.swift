@@ -53,12 +53,14 @@ final class SessionEntry: Sendable {
         }
     }
 
-    /// `body` run on the session in place unless closed or expired at `now`; a read keeps the session alive.
-    func read<R, E: Error>(at now: Date, _ body: (borrowing Session) throws(E) -> R) throws(E) -> R? {
-        try state.withLock { state throws(E) -> R? in
-            guard !state.closed, !state.lease.isExpired(at: now) else { return nil }
+    /// `body` run on the session in place unless closed or expired at `now` (then false); a
+    /// read keeps the session alive.
+    func read(at now: Date, _ body: (borrowing Session) -> Void) -> Bool {
+        state.withLock { state in
+            guard !state.closed, !state.lease.isExpired(at: now) else { return false }
             state.lease.lastAccess = max(state.lease.lastAccess, now)
-            return try body(state.session)
+            body(state.session)
+            return true
         }
     }
 

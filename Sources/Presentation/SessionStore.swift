@@ -33,10 +33,14 @@ public protocol SessionStore: Sendable {
     /// A snapshot of the session, nil when there is none.
     func session(_ id: SessionID) -> Session?
 
-    /// `body`'s answer about the session, read in place under its lock (no copy of the
-    /// session is made), nil when there is none. A read counts as a use, as `session` does.
-    /// `body` must be short: changes of that session wait for it.
-    func read<R, E: Error>(_ id: SessionID, _ body: (borrowing Session) throws(E) -> R) throws(E) -> R?
+    /// Calls `body` with the session, read in place under its lock (no copy of the session
+    /// is made); false, without calling it, when there is none. A read counts as a use, as
+    /// `session` does. `body` must be short: changes of that session wait for it.
+    ///
+    /// Not generic: every GET comes through here, and the API holds its store as `any
+    /// SessionStore`, so a generic requirement had its metadata looked up at every call
+    /// (docs/performance.md, item 47). `body` keeps its answer in a variable of the caller's.
+    func read(_ id: SessionID, _ body: (borrowing Session) -> Void) -> Bool
 
     /// Runs `body` on the session under that session's lock (other sessions proceed in parallel).
     ///

@@ -80,18 +80,21 @@ extension PresentationAPI {
         let digest = try presentedDigest(request)
         let id = try sessionID(rawID)
         let ifNoneMatch = request.headers["If-None-Match"]
-        let response = try store.read(id) { session throws(APIError) -> HTTPResponse in
-            guard session.tokenDigest.matches(digest) else { throw .unauthorized }
-            if let ifNoneMatch {
-                let tags = try ETag.revisions(in: ifNoneMatch, name: "If-None-Match")
-                if tags == nil || tags?.contains(session.revision) == true {
-                    return HTTPResponse(status: .notModified, headers: ["ETag": ETag.value(for: session.revision)])
+        var answer: Result<HTTPResponse, APIError>?
+        let found = store.read(id) { session in
+            answer = Result { () throws(APIError) -> HTTPResponse in
+                guard session.tokenDigest.matches(digest) else { throw .unauthorized }
+                if let ifNoneMatch {
+                    let tags = try ETag.revisions(in: ifNoneMatch, name: "If-None-Match")
+                    if tags == nil || tags?.contains(session.revision) == true {
+                        return HTTPResponse(status: .notModified, headers: ["ETag": ETag.value(for: session.revision)])
+                    }
                 }
+                return sessionJSON.readResponse(for: session)
             }
-            return sessionJSON.readResponse(for: session)
         }
-        guard let response else { throw PresentationError.sessionNotFound }
-        return response
+        guard found, let answer else { throw PresentationError.sessionNotFound }
+        return try answer.get()
     }
 
     func deleteSession(_ id: Substring, _ request: HTTPRequest) throws -> HTTPReply {
