@@ -40,7 +40,7 @@ enum StoreSetup {
     /// Every `interval`: frees expired sessions (memory and disk) and writes the idle deadlines
     /// that reads moved. A lookup already treats an expired session as gone, so the interval only
     /// bounds how long an expired session takes room.
-    static func startSweep(_ store: InMemorySessionStore, every interval: Double) -> any DispatchSourceTimer {
+    static func startSweep(_ store: InMemorySessionStore, every interval: Double) -> SweepTimer {
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "session-sweep"))
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
         timer.setEventHandler {
@@ -55,11 +55,26 @@ enum StoreSetup {
             }
         }
         timer.resume()
-        return timer
+        return SweepTimer(timer)
     }
 
     /// A quarter of the default time-to-live, between 1 and 30 seconds.
     static func sweepInterval(_ limits: Limits) -> Double {
         min(30, max(1, Double(limits.sessionTTL) / 4))
+    }
+}
+
+/// The sweep's timer, to be cancelled from the signal handler's queue. libdispatch's sources
+/// may be cancelled from any thread, but Dispatch does not mark them `Sendable`: the timer is
+/// held here, where nothing but `cancel` reaches it.
+final class SweepTimer: Sendable {
+    nonisolated(unsafe) private let timer: any DispatchSourceTimer
+
+    init(_ timer: any DispatchSourceTimer) {
+        self.timer = timer
+    }
+
+    func cancel() {
+        timer.cancel()
     }
 }
