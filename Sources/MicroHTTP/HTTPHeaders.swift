@@ -36,6 +36,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     init(cStrings fields: UnsafeBufferPointer<CStringField>) {
         var total = 0
         for field in fields { total += 10 + strlen(field.name) + (field.value.map { strlen($0) } ?? 0) }
+        // An HTTP/1.0 request may carry no header at all; an empty array may have no storage.
+        guard total > 0 else { return }
         // Zeroed, then written: `Array(unsafeUninitializedCapacity:)` is not specialised in
         // the standard library for bytes, and looking up its generic metadata on every
         // request cost more than all the copying here (docs/performance.md, item 47).

@@ -28,6 +28,18 @@ struct RequestHeaderTests {
         }
     }
 
+    @Test("An HTTP/1.0 request with no header at all is answered, and the server carries on")
+    func noHeaders() throws {
+        try withServer { server in
+            let bare = try server.connect()
+            try bare.writeRaw(Array("GET /healthz HTTP/1.0\r\n\r\n".utf8))
+            #expect(try bare.readResponse().status == 200)
+            let client = try server.connect()
+            let session = try client.createSession()
+            #expect(try client.get(session.route(), token: session.token).status == 200)
+        }
+    }
+
     @Test("A list field sent over several lines is read whole, and an empty field is no value")
     func listsAndEmptyValues() throws {
         try withServer { server in
