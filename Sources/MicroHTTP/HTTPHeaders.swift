@@ -11,8 +11,21 @@ import Foundation
 /// values hold no NUL: HTTP allows none, and libmicrohttpd hands over and takes C strings.
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public typealias Field = (name: String, value: String)
-    /// A field as C strings, valid only while their owner (libmicrohttpd's request) lives.
-    typealias CStringField = (name: UnsafePointer<CChar>, value: UnsafePointer<CChar>?)
+    /// A field as C strings, valid only while their owner (libmicrohttpd's request) lives,
+    /// measured once: the block is sized from the lengths, then filled with them.
+    struct CStringField {
+        let name: UnsafePointer<CChar>
+        let nameLength: Int
+        let value: UnsafePointer<CChar>?
+        let valueLength: Int
+
+        init(name: UnsafePointer<CChar>, value: UnsafePointer<CChar>?) {
+            self.name = name
+            nameLength = strlen(name)
+            self.value = value
+            valueLength = value.map { strlen($0) } ?? 0
+        }
+    }
 
     /// For each field read from C strings, its name's and its value's length (two `UInt32`,
     /// so that a lookup skips a field of another length without reading it), then
@@ -35,7 +48,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// Measured first, then copied into a block allocated once.
     init(cStrings fields: UnsafeBufferPointer<CStringField>) {
         var total = 0
-        for field in fields { total += 10 + strlen(field.name) + (field.value.map { strlen($0) } ?? 0) }
+        for field in fields { total += 10 + field.nameLength + field.valueLength }
         // An HTTP/1.0 request may carry no header at all; an empty array may have no storage.
         guard total > 0 else { return }
         // Zeroed, then written: `Array(unsafeUninitializedCapacity:)` is not specialised in
@@ -46,16 +59,14 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
             let base = block.baseAddress!
             var offset = 0
             for field in fields {
-                let nameLength = strlen(field.name)
-                let valueLength = field.value.map { strlen($0) } ?? 0
-                base.storeBytes(of: UInt32(truncatingIfNeeded: nameLength), toByteOffset: offset, as: UInt32.self)
-                base.storeBytes(of: UInt32(truncatingIfNeeded: valueLength), toByteOffset: offset + 4, as: UInt32.self)
+                base.storeBytes(of: UInt32(truncatingIfNeeded: field.nameLength), toByteOffset: offset, as: UInt32.self)
+                base.storeBytes(of: UInt32(truncatingIfNeeded: field.valueLength), toByteOffset: offset + 4, as: UInt32.self)
                 offset += 8
                 // The terminators are the zeros already there.
-                (base + offset).copyMemory(from: field.name, byteCount: nameLength)
-                offset += nameLength + 1
-                if let value = field.value { (base + offset).copyMemory(from: value, byteCount: valueLength) }
-                offset += valueLength + 1
+                (base + offset).copyMemory(from: field.name, byteCount: field.nameLength)
+                offset += field.nameLength + 1
+                if let value = field.value { (base + offset).copyMemory(from: value, byteCount: field.valueLength) }
+                offset += field.valueLength + 1
             }
         }
     }
@@ -99,6 +110,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
                 return true
             }
         }
+        guard !added.isEmpty else { return values }
         return values + added.compactMap { $0.name.caseInsensitiveEquals(name) ? $0.value : nil }
     }
 

@@ -349,7 +349,7 @@ private func collectHeader(
     _ value: UnsafePointer<CChar>?
 ) -> MHD_Result {
     guard let cls, let key else { return .YES }
-    cls.assumingMemoryBound(to: CollectedHeaders.self).pointee.append((name: key, value: value))
+    cls.assumingMemoryBound(to: CollectedHeaders.self).pointee.append(HTTPHeaders.CStringField(name: key, value: value))
     return .YES
 }
 

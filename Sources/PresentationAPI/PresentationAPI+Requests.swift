@@ -18,6 +18,7 @@ extension PresentationAPI {
     /// `?access_token=` where allowed): only digests are ever compared, and
     /// hashing the header's bytes in place spares every request a copy of its token.
     func presentedDigest(_ request: HTTPRequest, allowQueryToken: Bool = false) throws(APIError) -> SessionTokenDigest {
+        // nil: no Authorization header; .some(nil): one that is not a bearer token.
         var fromHeader: SessionTokenDigest??
         request.headers.withValue("Authorization") { header in fromHeader = header.map(Self.bearerTokenDigest(in:)) }
         if let fromHeader {
