@@ -16,6 +16,14 @@ public struct JSONText: Hashable, Sendable, CustomStringConvertible {
         text = writer.text
     }
 
+    /// `{}`, short enough to live inline in its string.
+    public static let emptyObject = JSONText(writtenBy: "{}")
+
+    /// Text already in the form `JSONWriter` writes (`PlainJSONObject` makes it so).
+    init(writtenBy text: String) {
+        self.text = text
+    }
+
     /// The text of the one JSON value in `utf8`, checked by a parser with these limits and
     /// written anew, so that texts of equal values are equal however `utf8` spelled them.
     public init(parsing utf8: [UInt8], maxDepth: Int = 32, maxStringBytes: Int = 1 << 20) throws(JSONParseError) {

@@ -73,6 +73,14 @@ extension PresentationAPI {
         }
     }
 
+    /// The step of a push, replace or set-root whose body is plain JSON of the right media
+    /// type, read without a tree (`OperationDecoding.plainScreenStep`); nil sends the request
+    /// through `bodyFields`, which takes or refuses anything else.
+    func plainStep(_ kind: OperationKind, _ request: HTTPRequest) -> Step? {
+        guard !request.body.isEmpty, request.headers["Content-Type"].map(Self.isJSON) ?? true else { return nil }
+        return OperationDecoding.plainScreenStep(kind, body: request.body, parser: parser)
+    }
+
     /// An integer query argument within `range`, or nil when absent.
     func integerQuery(_ name: String, _ request: HTTPRequest, in range: ClosedRange<Int>) throws(APIError) -> Int? {
         guard request.hasQuery(name) else { return nil }

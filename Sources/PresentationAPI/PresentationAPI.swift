@@ -140,8 +140,13 @@ public final class PresentationAPI: HTTPHandler {
         case .operation(let kind):
             // A request without a token learns nothing, not even whether its body was valid.
             let token = try presentedDigest(request)
-            var fields = try bodyFields(of: request, allowEmpty: kind.allowsEmptyBody)
-            let step = try OperationDecoding.step(kind, from: &fields)
+            let step: Step
+            if let plain = plainStep(kind, request) {
+                step = plain
+            } else {
+                var fields = try bodyFields(of: request, allowEmpty: kind.allowsEmptyBody)
+                step = try OperationDecoding.step(kind, from: &fields)
+            }
             return try mutate(id, [step], request, token: token, route: kind.rawValue)
         case .batch:
             let token = try presentedDigest(request)

@@ -1,0 +1,85 @@
+import JSON
+import Presentation
+
+extension OperationDecoding {
+    /// A push, replace or set-root body read without a `JSONValue` tree, when it is plain
+    /// (`PlainJSONObject`) and valid: `{"screen": ..., "title"?: ..., "params"?: {...},
+    /// "from"?: ...}`. Nil for anything else, which `step(_:from:)` then decodes or refuses with
+    /// its exact error; so this never decides an error, and what it returns, `step(_:from:)`
+    /// returns for the same body (`PlainBodyTests` compares the two on generated bodies).
+    ///
+    /// Nearly every write is one of these, and the tree, its strings and the reader's checks
+    /// cost about 14,000 instructions a push, more than the change itself (docs/performance.md).
+    static func plainScreenStep(_ kind: OperationKind, body: [UInt8], parser: JSONParser) -> Step? {
+        guard kind == .push || kind == .replace || kind == .setRoot else { return nil }
+        var name: String?
+        var title: String?
+        var params: JSONText?
+        var from: String?
+        var seen: PlainField.Seen = []
+        let plain = body.withUnsafeBufferPointer { bytes in
+            PlainJSONObject.forEachMember(in: bytes, maxDepth: parser.maxDepth, maxStringBytes: parser.maxStringBytes) {
+                key, value in
+                // The parser refuses a key given twice, null or not; so does this.
+                guard let field = PlainField(key), !seen.contains(field.bit) else { return false }
+                seen.insert(field.bit)
+                switch (field, value) {
+                case (.screen, .string(let bytes)): name = String(decoding: bytes, as: UTF8.self)
+                case (.title, .string(let bytes)): title = String(decoding: bytes, as: UTF8.self)
+                case (.from, .string(let bytes)): from = String(decoding: bytes, as: UTF8.self)
+                case (.params, .object(let text)): params = text
+                // JSON null reads as absent (`FieldReader.value`); the screen's name is required.
+                case (.title, .null), (.from, .null), (.params, .null): break
+                default: return false
+                }
+                return true
+            }
+        }
+        guard plain, let name else { return nil }
+        var expectedTop: ScreenID?
+        if let from {
+            guard let id = ScreenID(rawValue: from) else { return nil }
+            expectedTop = id
+        }
+        guard let screen = try? ScreenSpec(name: name, title: title, paramsText: params ?? .emptyObject) else { return nil }
+        let operation: Operation =
+            switch kind {
+            case .replace: .replace(screen)
+            case .setRoot: .setRoot(screen)
+            default: .push(screen)
+            }
+        return Step(operation: operation, expectedTop: expectedTop)
+    }
+
+    /// The members a plain screen body may have.
+    private enum PlainField {
+        case screen, title, params, from
+
+        struct Seen: OptionSet {
+            let rawValue: UInt8
+        }
+
+        init?(_ key: UnsafeBufferPointer<UInt8>) {
+            if PlainJSONObject.same(key, "screen") {
+                self = .screen
+            } else if PlainJSONObject.same(key, "params") {
+                self = .params
+            } else if PlainJSONObject.same(key, "title") {
+                self = .title
+            } else if PlainJSONObject.same(key, "from") {
+                self = .from
+            } else {
+                return nil
+            }
+        }
+
+        var bit: Seen {
+            switch self {
+            case .screen: Seen(rawValue: 1)
+            case .title: Seen(rawValue: 2)
+            case .params: Seen(rawValue: 4)
+            case .from: Seen(rawValue: 8)
+            }
+        }
+    }
+}
