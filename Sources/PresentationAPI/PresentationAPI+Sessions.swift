@@ -157,44 +157,16 @@ extension PresentationAPI {
             try ETag.revisions(in: header, name: "If-Match")
         }
         let key = try idempotencyKey(request)
-        let preference = ReturnPreference(request.headers)
-        let edit = TreeLayout.Edit(steps)
-        let fingerprint = key == nil ? [] : Fingerprint.of(route: route, body: request.body)
-        let limits = store.limits
-        let moment = now()
-        // Whatever may throw comes before the change, and `apply` is all or nothing, so the
-        // session is as it was whenever this throws: what `SessionStore.change` asks of it.
-        let change = { @Sendable (session: inout Session) throws -> MutationOutcome in
-            guard session.tokenDigest.matches(token) else { throw APIError.unauthorized }
-            if let key, let previous = session.replies.reply(for: key) {
-                guard previous.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
-                return .replayed(previous)
-            }
-            if let expected, let revisions = expected, !revisions.contains(session.revision) {
-                throw PresentationError.revisionMismatch(current: session.revision)
-            }
-            let change = try session.apply(steps, at: moment, limits: limits)
-            guard let key else { return .applied(session, change.presented) }
-            // The answer is kept with the session so a retry gets these exact bytes.
-            var writer = JSONWriter()
-            writer.write(session: session, presented: change.presented)
-            let reply = RecordedReply(
-                fingerprint: fingerprint, status: 200, body: writer.bytes, revision: session.revision)
-            session.replies.record(reply, for: key, keeping: limits.repliesKept)
-            return .recorded(reply)
-        }
-        let outcome = OutcomeSlot()
-        return answerOnceWritten { respond in
-            store.change(id, { session in try outcome.keep(change(&session)) }) { [self] failure in
-                let response =
-                    if let failure { ProblemDetails(for: failure).response } else { answer(outcome.take(), preference, edit) }
-                respond(response)
-            }
-        }
+        let mutation = Mutation(
+            api: self, steps: steps, token: token, key: key,
+            fingerprint: key == nil ? [] : Fingerprint.of(route: route, body: request.body), expected: expected,
+            moment: now(), limits: store.limits, preference: ReturnPreference(request.headers))
+        store.change(id, { session in try mutation.apply(to: &session) }, completion: { mutation.finish($0) })
+        return mutation.reply()
     }
 
     /// `edit`: what the steps did to the topmost stack, when that is all (for `SessionJSONCache`).
-    private func answer(_ outcome: MutationOutcome, _ preference: ReturnPreference, _ edit: TreeLayout.Edit?) -> HTTPResponse {
+    func answer(_ outcome: Mutation.Outcome, _ preference: ReturnPreference, _ edit: TreeLayout.Edit?) -> HTTPResponse {
         switch outcome {
         case .applied(let session, let presented) where preference == .minimal:
             var writer = JSONWriter(capacity: 256)
@@ -234,28 +206,6 @@ extension PresentationAPI {
         var writer = JSONWriter(capacity: 256)
         writer.write(summaryOf: session)
         return writer.bytes
-    }
-
-    private enum MutationOutcome: Sendable {
-        case applied(Session, PresentationID?)
-        case recorded(RecordedReply)
-        case replayed(RecordedReply)
-    }
-
-    /// A change's outcome, from its body to its completion (on the journal's thread when
-    /// durable). Not `SessionStore`'s generic helper: this one is specialised, and the store's
-    /// `change` is not generic, so no type is looked up at run time on the way.
-    private final class OutcomeSlot: Sendable {
-        private let outcome = Mutex<MutationOutcome?>(nil)
-
-        func keep(_ made: MutationOutcome) {
-            outcome.withLock { $0 = made }
-        }
-
-        func take() -> MutationOutcome {
-            guard let made = outcome.withLock({ $0.take() }) else { preconditionFailure("a change succeeded without an outcome") }
-            return made
-        }
     }
 
     /// The `Idempotency-Key` header: 1 to 128 printable ASCII characters.

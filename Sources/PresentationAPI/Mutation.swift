@@ -1,0 +1,122 @@
+import Foundation
+import JSON
+import MicroHTTP
+import Presentation
+import Synchronization
+
+/// One change request on its way through the store: what it asks, checked and applied under
+/// the session's lock (`apply`), and its answer (`finish`), given at once by a store in
+/// memory or once written by a durable one, on the journal's thread.
+///
+/// One object for all of it, so that the two closures the store is handed each capture this
+/// alone: separate closures, a slot for the outcome and a deferred response cost six
+/// allocations a change (docs/performance.md). A change answered before `store.change`
+/// returns, as every change in memory is, never makes its `HTTPDeferredResponse`.
+final class Mutation: Sendable {
+    enum Outcome: Sendable {
+        case applied(Session, PresentationID?)
+        case recorded(RecordedReply)
+        case replayed(RecordedReply)
+    }
+
+    private enum Reply {
+        /// Neither answered nor handed to the connection yet.
+        case pending
+        /// Answered before `reply()` was asked for.
+        case answered(HTTPResponse)
+        /// Handed to the connection, which waits for it parked.
+        case parked(HTTPDeferredResponse)
+    }
+
+    private struct State {
+        var outcome: Outcome?
+        var reply = Reply.pending
+    }
+
+    private let api: PresentationAPI
+    private let steps: [Step]
+    private let token: SessionTokenDigest
+    private let key: String?
+    private let fingerprint: [UInt8]
+    /// The `If-Match` revisions: nil without the header, `.some(nil)` for `*`.
+    private let expected: [Int]??
+    private let moment: Date
+    private let limits: Limits
+    private let preference: ReturnPreference
+    private let edit: TreeLayout.Edit?
+    private let state = Mutex(State())
+
+    init(
+        api: PresentationAPI, steps: [Step], token: SessionTokenDigest, key: String?, fingerprint: [UInt8],
+        expected: [Int]??, moment: Date, limits: Limits, preference: ReturnPreference
+    ) {
+        self.api = api
+        self.steps = steps
+        self.token = token
+        self.key = key
+        self.fingerprint = fingerprint
+        self.expected = expected
+        self.moment = moment
+        self.limits = limits
+        self.preference = preference
+        edit = TreeLayout.Edit(steps)
+    }
+
+    /// The change, under the session's lock. Whatever may throw comes before it, and
+    /// `Session.apply` is all or nothing, so the session is as it was whenever this throws:
+    /// what `SessionStore.change` asks of it.
+    func apply(to session: inout Session) throws {
+        guard session.tokenDigest.matches(token) else { throw APIError.unauthorized }
+        if let key, let previous = session.replies.reply(for: key) {
+            guard previous.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
+            return keep(.replayed(previous))
+        }
+        if let expected, let revisions = expected, !revisions.contains(session.revision) {
+            throw PresentationError.revisionMismatch(current: session.revision)
+        }
+        let change = try session.apply(steps, at: moment, limits: limits)
+        guard let key else { return keep(.applied(session, change.presented)) }
+        // The answer is kept with the session so a retry gets these exact bytes.
+        var writer = JSONWriter()
+        writer.write(session: session, presented: change.presented)
+        let reply = RecordedReply(fingerprint: fingerprint, status: 200, body: writer.bytes, revision: session.revision)
+        session.replies.record(reply, for: key, keeping: limits.repliesKept)
+        keep(.recorded(reply))
+    }
+
+    private func keep(_ outcome: Outcome) {
+        state.withLock { $0.outcome = outcome }
+    }
+
+    /// The store's word on the change: nil once it is made (and durable, if the store is).
+    func finish(_ failure: (any Error)?) {
+        let response: HTTPResponse
+        if let failure {
+            response = ProblemDetails(for: failure).response
+        } else {
+            guard let outcome = state.withLock({ $0.outcome.take() }) else {
+                preconditionFailure("a change succeeded without an outcome")
+            }
+            response = api.answer(outcome, preference, edit)
+        }
+        let parked = state.withLock { state -> HTTPDeferredResponse? in
+            if case .parked(let deferred) = state.reply { return deferred }
+            state.reply = .answered(response)
+            return nil
+        }
+        parked?.complete(with: response)
+    }
+
+    /// For the handler, once the store has the change: the answer if it came already, or a
+    /// promise of it, which parks the connection until `finish` completes it. A shutdown does
+    /// not cut that wait short: the write may be on disk already, and the journal finishes its
+    /// queue first.
+    func reply() -> HTTPReply {
+        state.withLock { state in
+            if case .answered(let response) = state.reply { return .now(response) }
+            let deferred = HTTPDeferredResponse(endsWithShutdown: false)
+            state.reply = .parked(deferred)
+            return .later(deferred)
+        }
+    }
+}
