@@ -55,6 +55,13 @@ public struct JSONWriter: ~Copyable {
         Array(UnsafeBufferPointer(start: storage, count: count))
     }
 
+    /// Calls `body` with the text written so far, valid only during the call: for a caller that
+    /// assembles it with other bytes, without `bytes`' copy.
+    @inlinable
+    public func withWrittenBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: storage, count: count))
+    }
+
     /// The same text as a `String` (it is valid UTF-8): one copy, none for 15 bytes or fewer.
     public var text: String {
         String(unsafeUninitializedCapacity: count) { buffer in

@@ -47,28 +47,45 @@ struct TreeLayout: Sendable {
             guard screenStarts.count > 1 else { return nil }
             pushed = nil
         }
+        // Asked once: comparing a `Screen?` with nil copies and destroys it (several times a
+        // change, measured), since `Screen` is Equatable.
+        let isPush = edit == .pushed
         // Everything of the tree up to where the path changes, and from its `]` to the end.
-        let keptUntil = pushed == nil ? screenStarts[screenStarts.count - 1] : pathEnd
-        var writer = JSONWriter(capacity: previous.count + 256)
-        writer.writeHead(of: session)
-        let shift = writer.written - treeStart
-        var layout = TreeLayout(treeStart: writer.written, screenStarts: [], pathEnd: 0)
+        let keptUntil = isPush ? pathEnd : screenStarts[screenStarts.count - 1]
+        // What is new (the session's first members, and the pushed screen after its comma) is
+        // written apart, then the answer is assembled in one array of its exact size: a writer
+        // the size of the whole answer, copied out at the end, was two large allocations.
+        var fresh = JSONWriter(capacity: 512)
+        fresh.writeHead(of: session)
+        let headCount = fresh.written
+        if let pushed {
+            // The comma by hand: the writer stands after `"root":`, and takes this screen
+            // for that member's value.
+            withUnsafeBytes(of: UInt8(ascii: ",")) { fresh.appendVerbatim($0.bindMemory(to: UInt8.self)) }
+            fresh.write(screen: pushed)
+        }
+        let shift = headCount - treeStart
+        var layout = TreeLayout(treeStart: headCount, screenStarts: [], pathEnd: 0)
         layout.screenStarts.reserveCapacity(screenStarts.count + 1)
-        for start in screenStarts.prefix(pushed == nil ? screenStarts.count - 1 : screenStarts.count) {
+        for start in screenStarts.prefix(isPush ? screenStarts.count : screenStarts.count - 1) {
             layout.screenStarts.append(start + shift)
         }
-        previous.withUnsafeBufferPointer { previous in
-            writer.appendVerbatim(UnsafeBufferPointer(rebasing: previous[treeStart..<keptUntil]))
-            if let pushed {
-                layout.screenStarts.append(writer.written)
-                // The comma by hand: the writer stands after `"root":`, and takes this screen
-                // for that member's value.
-                withUnsafeBytes(of: UInt8(ascii: ",")) { writer.appendVerbatim($0.bindMemory(to: UInt8.self)) }
-                writer.write(screen: pushed)
+        if isPush { layout.screenStarts.append(keptUntil + shift) }
+        layout.pathEnd = keptUntil + shift + (fresh.written - headCount)
+        let total = layout.pathEnd + (previous.count - pathEnd)
+        let bytes = previous.withUnsafeBufferPointer { previous in
+            fresh.withWrittenBytes { fresh in
+                [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+                    func append(_ part: UnsafeBufferPointer<UInt8>) {
+                        initialized += UnsafeMutableBufferPointer(rebasing: buffer[initialized...]).initialize(fromContentsOf: part)
+                    }
+                    append(UnsafeBufferPointer(rebasing: fresh[..<headCount]))
+                    append(UnsafeBufferPointer(rebasing: previous[treeStart..<keptUntil]))
+                    append(UnsafeBufferPointer(rebasing: fresh[headCount...]))
+                    append(UnsafeBufferPointer(rebasing: previous[pathEnd...]))
+                }
             }
-            layout.pathEnd = writer.written
-            writer.appendVerbatim(UnsafeBufferPointer(rebasing: previous[pathEnd...]))
         }
-        return (writer.bytes, layout)
+        return (bytes, layout)
     }
 }
