@@ -30,7 +30,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// For each field read from C strings, its name's and its value's length (two `UInt32`,
     /// so that a lookup skips a field of another length without reading it), then
     /// `name\0value\0`; these fields come before `added`.
-    private var block: [UInt8] = []
+    private var block: HeaderBlock?
     /// The fields added as strings.
     private var added: [Field] = []
 
@@ -51,29 +51,34 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         for field in fields { total += 10 + field.nameLength + field.valueLength }
         // An HTTP/1.0 request may carry no header at all; an empty array may have no storage.
         guard total > 0 else { return }
-        // Zeroed, then written: `Array(unsafeUninitializedCapacity:)` is not specialised in
-        // the standard library for bytes, and looking up its generic metadata on every
-        // request cost more than all the copying here (docs/performance.md, item 47).
-        block = [UInt8](repeating: 0, count: total)
-        block.withUnsafeMutableBytes { block in
-            let base = block.baseAddress!
+        block = HeaderBlock(count: total) { base in
             var offset = 0
             for field in fields {
-                base.storeBytes(of: UInt32(truncatingIfNeeded: field.nameLength), toByteOffset: offset, as: UInt32.self)
-                base.storeBytes(of: UInt32(truncatingIfNeeded: field.valueLength), toByteOffset: offset + 4, as: UInt32.self)
+                UnsafeMutableRawPointer(base + offset).storeBytes(of: UInt32(truncatingIfNeeded: field.nameLength), as: UInt32.self)
+                UnsafeMutableRawPointer(base + offset + 4).storeBytes(
+                    of: UInt32(truncatingIfNeeded: field.valueLength), as: UInt32.self)
                 offset += 8
-                // The terminators are the zeros already there.
-                (base + offset).copyMemory(from: field.name, byteCount: field.nameLength)
-                offset += field.nameLength + 1
-                if let value = field.value { (base + offset).copyMemory(from: value, byteCount: field.valueLength) }
-                offset += field.valueLength + 1
+                field.name.withMemoryRebound(to: UInt8.self, capacity: field.nameLength) {
+                    (base + offset).initialize(from: $0, count: field.nameLength)
+                }
+                offset += field.nameLength
+                base[offset] = 0
+                offset += 1
+                if let value = field.value {
+                    value.withMemoryRebound(to: UInt8.self, capacity: field.valueLength) {
+                        (base + offset).initialize(from: $0, count: field.valueLength)
+                    }
+                }
+                offset += field.valueLength
+                base[offset] = 0
+                offset += 1
             }
         }
     }
 
     /// Every field, as strings.
     public var fields: [Field] {
-        guard !block.isEmpty else { return added }
+        guard block != nil else { return added }
         var fields: [Field] = []
         forEachBlockField { name, value in
             fields.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
@@ -82,7 +87,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         return fields + added
     }
 
-    public var isEmpty: Bool { block.isEmpty && added.isEmpty }
+    public var isEmpty: Bool { block == nil && added.isEmpty }
 
     /// The first value of the field `name` (case-insensitive), as HTTP compares names.
     public subscript(name: String) -> String? {
@@ -122,7 +127,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// Replaces every field named `name` with this one.
     public mutating func set(_ name: String, _ value: String) {
         added = fields.filter { !$0.name.caseInsensitiveEquals(name) }
-        block = []
+        block = nil
         added.append((name: name, value: value))
     }
 
@@ -148,11 +153,11 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// `body` of the first value in the block of the field `name`, or nil when the block has none.
     private func withBlockValue<R>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R?) rethrows -> R? {
-        guard !block.isEmpty else { return nil }
+        guard let block else { return nil }
         var found: UnsafeBufferPointer<UInt8>?
         var name = name
         return try name.withUTF8 { wanted in
-            try block.withUnsafeBufferPointer { block in
+            try block.withBytes { block in
                 Self.forEachField(in: block) { fieldName, value in
                     guard Self.sameIgnoringCase(fieldName, wanted) else { return true }
                     found = value
@@ -164,7 +169,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 
     private func forEachBlockField(_ body: (UnsafeBufferPointer<UInt8>, UnsafeBufferPointer<UInt8>) -> Bool) {
-        block.withUnsafeBufferPointer { Self.forEachField(in: $0, body) }
+        block?.withBytes { Self.forEachField(in: $0, body) }
     }
 
     /// Calls `body` with each field's name and value, without their terminators, until it returns false.
