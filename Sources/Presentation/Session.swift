@@ -70,7 +70,7 @@ public struct Session: Equatable, Sendable {
     public mutating func apply(_ steps: [Step], at now: Date, limits: Limits) throws(PresentationError) -> Change {
         guard !steps.isEmpty else { throw .emptyBatch }
         guard steps.count <= limits.maxBatchSteps else { throw .batchTooLarge(limit: limits.maxBatchSteps) }
-        var change = PendingChange(revision: revision + 1, limits: limits)
+        var change = PendingChange(revision: revision + 1, time: now, limits: limits)
         if steps.count == 1 {
             // One step checks everything before it changes anything (`perform`), so it runs on
             // the session itself: no copy, and arrays that no one else holds change in place.
@@ -87,7 +87,7 @@ public struct Session: Equatable, Sendable {
             }
             self = draft
         }
-        let events = change.events.map { Event(revision: change.revision, time: now, kind: $0) }
+        let events = change.events
         revision = change.revision
         updatedAt = now
         history.append(events, keeping: limits.eventsKept)
