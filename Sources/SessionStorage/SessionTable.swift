@@ -188,7 +188,8 @@ final class SessionTable {
             }
             for write in writes {
                 switch write {
-                case .save(let session, let body, let lease):
+                case .save(let saved):
+                    let (session, body, lease) = (saved.session, saved.body, saved.lease)
                     let after = loggedThrough[session.id] ?? stored[session.id]?.loggedThrough ?? .min
                     try append(
                         session.id, .saved, write, revision: session.revision, body: body, lease: lease,
@@ -214,7 +215,8 @@ final class SessionTable {
         }
         for row in rows {
             switch row.write {
-            case .save(let session, let body, let lease):
+            case .save(let saved):
+                let (session, body, lease) = (saved.session, saved.body, saved.lease)
                 log.append(size: row.size, for: row.id, saving: (session, body, lease), removed: false)
                 let size = Self.storedSize(of: session, body: body)
                 let before = stored[row.id]
