@@ -182,13 +182,21 @@ struct EventHistory: Equatable, Sendable {
 
     /// The kept events' binary forms, oldest first; when `revision` is given, from the last
     /// chunk whose first event is at or below it (the chunks before hold nothing newer).
+    ///
+    /// That chunk is looked for from the newest back: a durable write asks for the events
+    /// after the revision before its own, which are in the last chunk or two. Looked for from
+    /// the oldest, every write walked all of a session's chunks, so that durable writes grew
+    /// dearer as sessions aged: 40% slower after a minute of push/pop (docs/performance.md,
+    /// item 55). Chunks are in revision order, so both ways find the same one.
     private func records(skippingChunksThrough revision: Int? = nil) -> Records {
         var first = 0
         if let revision {
-            while first < sealed.count {
-                let next = first + 1 < sealed.count ? sealed[first + 1] : tail
-                guard !next.isEmpty, Self.revision(of: Self.record(at: 0, in: next)) <= revision else { break }
-                first += 1
+            // Chunk `sealed.count` is the tail, which may be empty (then it starts after anything).
+            first = sealed.count
+            while first > 0 {
+                let chunk = first < sealed.count ? sealed[first] : tail
+                if !chunk.isEmpty, Self.revision(of: Self.record(at: 0, in: chunk)) <= revision { break }
+                first -= 1
             }
         }
         return Records(sealed: sealed, tail: tail, chunk: first, offset: first == 0 ? head : 0)
