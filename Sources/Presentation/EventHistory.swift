@@ -31,6 +31,10 @@ struct EventHistory: Equatable, Sendable {
     private var storedCount: Int32 = 0
     private var storedHead: UInt32 = 0
     private var storedTailCount: UInt8 = 0
+    /// The bytes of the sealed chunks, kept as they change so that `byteCount`, asked on every
+    /// durable write, does not walk them. 32 bits sit in padding (no byte more a session);
+    /// added and taken away wrapping, so it is exact for any history below 4 GB.
+    private var sealedBytes: UInt32 = 0
 
     /// How many events are kept.
     private(set) var count: Int {
@@ -85,7 +89,7 @@ struct EventHistory: Equatable, Sendable {
 
     /// The bytes the kept events take packed, length prefixes included.
     var byteCount: Int {
-        sealed.reduce(tail.count) { $0 + $1.count } - head
+        Int(sealedBytes) + tail.count - head
     }
 
     mutating func append(_ new: [Event], keeping limit: Int) {
@@ -120,6 +124,7 @@ struct EventHistory: Equatable, Sendable {
     private mutating func appendRecord(_ record: [UInt8]) {
         if tailCount == Self.chunkSize {
             sealed.append(tail)
+            sealedBytes &+= UInt32(truncatingIfNeeded: tail.count)
             tail = []
             tailCount = 0
         }
@@ -142,6 +147,7 @@ struct EventHistory: Equatable, Sendable {
         for _ in 0..<dropped {
             offset = Self.end(ofRecordAt: offset, in: sealed.first ?? tail)
             if let first = sealed.first, offset == first.count {
+                sealedBytes &-= UInt32(truncatingIfNeeded: first.count)
                 sealed.removeFirst()
                 offset = 0
             }
@@ -150,6 +156,7 @@ struct EventHistory: Equatable, Sendable {
         count -= dropped
         if count == 0 {
             sealed = []
+            sealedBytes = 0
             tail = []
             tailCount = 0
             head = 0

@@ -62,6 +62,14 @@ struct HistoryTests {
                 ? [Step(operation: .push(Fixture.spec("a"))), Step(operation: .pop(result: .bool(true)))]
                 : [Step(operation: .replace(Fixture.spec("b")))]
             produced += try session.apply(steps, at: Fixture.time(of: session.revision + 1), limits: limits).events
+            // The history keeps its byte count as chunks are sealed and dropped: it must be what
+            // the kept events take packed, each after its length.
+            let packed = session.keptEvents.reduce(0) { total, event in
+                var writer = ByteWriter(capacity: 64)
+                writer.write(event)
+                return total + writer.bytes.count + (writer.bytes.count < 0x80 ? 1 : 2)
+            }
+            #expect(session.keptEventBytes == packed)
             for asked in 0...session.revision {
                 let expected = produced.filter { $0.revision > asked }
                 do {
