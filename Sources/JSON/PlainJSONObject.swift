@@ -158,7 +158,8 @@ public enum PlainJSONObject {
                 repeat {
                     blanks += skipWhitespace()
                     guard count < PlainJSONObject.maxNestedMembers, let key = plainString() else { return false }
-                    let keyStart = key.baseAddress! - bytes.baseAddress!
+                    // The read position stands after the key's closing quote.
+                    let keyStart = index - 1 - key.count
                     // The parser refuses a key given twice.
                     let repeated = keys[0..<count].contains { PlainJSONObject.same(UnsafeBufferPointer(rebasing: bytes[$0]), key) }
                     guard !repeated else { return false }
