@@ -22,7 +22,10 @@ enum SessionCodec {
     static func encode(_ session: Session) -> [UInt8] {
         // Everything `Session.Snapshot` holds, read part by part: the snapshot would copy the
         // kept events into an array first, on every durable change.
-        var writer = ByteWriter()
+        // A session of a few screens encodes to about 400 bytes: room for 512 is an allocation
+        // glibc serves from its per-thread cache, where the default 1,024 (over 1,032 with the
+        // array's header) took its slower path on every durable change. Larger sessions grow it.
+        var writer = ByteWriter(capacity: 512)
         writer.byte(version)
         writer.string(session.id)
         writer.data(session.tokenDigest.bytes)
