@@ -1,4 +1,5 @@
 import CSQLite
+import Presentation
 
 /// A prepared statement (`sqlite3_stmt *`): bind, step, read columns, reset for the next use.
 final class SQLiteStatement {
@@ -31,6 +32,15 @@ final class SQLiteStatement {
                 // A native string lends its own bytes (SQLite copies them); no array in between.
                 status = text.withUTF8 { buffer in
                     buffer.withMemoryRebound(to: CChar.self) {
+                        CSQLite_bind_text(handle, index, $0.baseAddress, Int32($0.count))
+                    }
+                }
+            case .sessionID(let id):
+                // Spelled on the stack: `rawValue` is a String of 22 characters, one allocation
+                // more on every durable write (SQLite copies the text either way).
+                status = withUnsafeTemporaryAllocation(of: UInt8.self, capacity: SessionID.length) { spelling in
+                    id.spell(into: spelling)
+                    return spelling.withMemoryRebound(to: CChar.self) {
                         CSQLite_bind_text(handle, index, $0.baseAddress, Int32($0.count))
                     }
                 }
@@ -101,5 +111,7 @@ enum SQLiteValue {
     case integer(Int)
     case real(Double)
     case text(String)
+    /// A session id, bound as the text of its `rawValue`.
+    case sessionID(SessionID)
     case blob([UInt8])
 }

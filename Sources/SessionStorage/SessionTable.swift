@@ -180,7 +180,7 @@ final class SessionTable {
             func append(_ id: SessionID, _ kind: LogKind, _ write: JournalWrite, revision: Int = 0,
                         body: [UInt8] = [], lease: SessionLease?, events: [UInt8] = []) throws(SQLiteError) {
                 try appendLog.bind(
-                    .integer(log.next + rows.count), .text(id.rawValue), .integer(kind.rawValue), .integer(revision),
+                    .integer(log.next + rows.count), .sessionID(id), .integer(kind.rawValue), .integer(revision),
                     .blob(body), .real(lease?.lastAccess.timeIntervalSince1970 ?? 0), .integer(lease?.timeToLive ?? 0),
                     .blob(events))
                 try appendLog.run()
@@ -203,7 +203,7 @@ final class SessionTable {
                     }
                 case .touch(let leases):
                     for (id, lease) in leases {
-                        try touch.bind(.text(id.rawValue), .real(lease.lastAccess.timeIntervalSince1970))
+                        try touch.bind(.sessionID(id), .real(lease.lastAccess.timeIntervalSince1970))
                         try touch.run()
                         // The tables lack an unfolded session's latest state: its lease must be in the log.
                         if log.unfolded[id] != nil || loggedThrough[id] != nil {
@@ -279,19 +279,19 @@ final class SessionTable {
     /// (start-up skips its dropped events).
     func write(_ unfolded: SessionLog.Unfolded) throws(SQLiteError) {
         let session = unfolded.session
-        let id = session.id.rawValue
+        let id = session.id
         try upsert.bind(
-            .text(id), .blob(unfolded.body), .real(unfolded.lease.lastAccess.timeIntervalSince1970),
+            .sessionID(id), .blob(unfolded.body), .real(unfolded.lease.lastAccess.timeIntervalSince1970),
             .integer(unfolded.lease.timeToLive))
         try upsert.run()
         let known = stored[session.id]
         let chunk = SessionCodec.packEvents(of: session, after: known?.eventsThrough ?? .min)
         if !chunk.isEmpty {
-            try insertChunk.bind(.text(id), .integer(session.revision), .blob(chunk))
+            try insertChunk.bind(.sessionID(id), .integer(session.revision), .blob(chunk))
             try insertChunk.run()
         }
         if session.eventsDroppedThrough > known?.droppedThrough ?? 0 {
-            try dropChunks.bind(.text(id), .integer(session.eventsDroppedThrough))
+            try dropChunks.bind(.sessionID(id), .integer(session.eventsDroppedThrough))
             try dropChunks.run()
         }
     }
@@ -302,9 +302,9 @@ final class SessionTable {
     }
 
     func removeRows(of id: SessionID) throws(SQLiteError) {
-        try delete.bind(.text(id.rawValue))
+        try delete.bind(.sessionID(id))
         try delete.run()
-        try deleteChunks.bind(.text(id.rawValue))
+        try deleteChunks.bind(.sessionID(id))
         try deleteChunks.run()
     }
 
