@@ -7,7 +7,7 @@
 /// checks its capacity and uniqueness at each; either cost more than the copying (measured,
 /// docs/performance.md, item 51). `Storage` is allocated with its metadata at hand.
 ///
-/// Sendable although `ManagedBuffer` is not: the bytes are written only while `make` runs
+/// Sendable although `ManagedBuffer` is not: the bytes are written only while `init` runs
 /// and only read after, so copies of the headers, on any thread, share them as they are.
 struct HeaderBlock: @unchecked Sendable {
     private final class Storage: ManagedBuffer<Int, UInt8> {}

@@ -16,13 +16,13 @@ extension OperationDecoding {
         var title: String?
         var params: JSONText?
         var from: String?
-        var seen: PlainField.Seen = []
+        var seen: UInt8 = 0
         let plain = body.withUnsafeBufferPointer { bytes in
             PlainJSONObject.forEachMember(in: bytes, maxDepth: parser.maxDepth, maxStringBytes: parser.maxStringBytes) {
                 key, value in
                 // The parser refuses a key given twice, null or not; so does this.
-                guard let field = PlainField(key), !seen.contains(field.bit) else { return false }
-                seen.insert(field.bit)
+                guard let field = PlainField(key), seen & field.rawValue == 0 else { return false }
+                seen |= field.rawValue
                 switch (field, value) {
                 case (.screen, .string(let bytes)): name = String(decoding: bytes, as: UTF8.self)
                 case (.title, .string(let bytes)): title = String(decoding: bytes, as: UTF8.self)
@@ -51,13 +51,9 @@ extension OperationDecoding {
         return Step(operation: operation, expectedTop: expectedTop)
     }
 
-    /// The members a plain screen body may have.
-    private enum PlainField {
-        case screen, title, params, from
-
-        struct Seen: OptionSet {
-            let rawValue: UInt8
-        }
+    /// The members a plain screen body may have; each raw value is its bit in a mask of those seen.
+    private enum PlainField: UInt8 {
+        case screen = 1, title = 2, params = 4, from = 8
 
         init?(_ key: UnsafeBufferPointer<UInt8>) {
             if PlainJSONObject.same(key, "screen") {
@@ -70,15 +66,6 @@ extension OperationDecoding {
                 self = .from
             } else {
                 return nil
-            }
-        }
-
-        var bit: Seen {
-            switch self {
-            case .screen: Seen(rawValue: 1)
-            case .title: Seen(rawValue: 2)
-            case .params: Seen(rawValue: 4)
-            case .from: Seen(rawValue: 8)
             }
         }
     }
