@@ -8,12 +8,15 @@ public import Presentation
 /// transaction and its fsync are shared. Reads never come here: the store serves them from memory.
 public final class SQLiteJournal: SessionJournal {
     private let queue: CommitQueue
+    /// Held until `close` (or `abandon`): no other server opens the directory meanwhile.
+    private let lock: DataDirectoryLock
     /// The database file.
     public let path: String
 
-    init(queue: CommitQueue, path: String) {
+    init(queue: CommitQueue, path: String, lock: DataDirectoryLock) {
         self.queue = queue
         self.path = path
+        self.lock = lock
     }
 
     public func save(_ session: Session, lease: SessionLease) throws(PresentationError) {
@@ -54,6 +57,7 @@ public final class SQLiteJournal: SessionJournal {
     public func close() {
         queue.stop()
         queue.checkpoint()
+        lock.release()
     }
 
     /// Folds every session still in the log into its rows now. For tests that read the tables.
@@ -65,5 +69,6 @@ public final class SQLiteJournal: SessionJournal {
     /// folded, nothing checkpointed. For tests of what a restart reads back.
     func abandon() {
         queue.stop()
+        lock.release()
     }
 }

@@ -46,6 +46,8 @@ public enum SessionDatabase {
         } catch {
             throw .cannotOpen(path: path, reason: "cannot create the data directory: \(error.localizedDescription)")
         }
+        // Before the database is read: what this server loads must not be another's to change.
+        let lock = try DataDirectoryLock(directory: directory)
         let table = try openTable(path: path, maxPageCount: maxPageCount, foldThreshold: foldThreshold)
         var restoring = limits
         restoring.maxStackLength = .max
@@ -77,7 +79,7 @@ public enum SessionDatabase {
         let queue = CommitQueue(table: table, sync: { sync(wal) })
         queue.start()
         return Recovery(
-            journal: SQLiteJournal(queue: queue, path: path), sessions: sessions, expired: expired.count,
+            journal: SQLiteJournal(queue: queue, path: path, lock: lock), sessions: sessions, expired: expired.count,
             storedBytes: queue.storedBytes, duration: ContinuousClock.now - started)
     }
 

@@ -1,6 +1,8 @@
 /// Why the server cannot start on a data directory: it never serves state it cannot vouch for.
 public enum StorageOpenError: Error, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
+    /// Another process, most likely a second server, holds the data directory's lock file.
+    case inUse(path: String, holder: Int32?)
     /// SQLite's own checks failed: the file is damaged (truncated, overwritten, not a database).
     case corrupt(path: String, details: String)
     /// A sound SQLite file, but not one this server wrote, or of a newer schema.
@@ -12,6 +14,9 @@ public enum StorageOpenError: Error, CustomStringConvertible {
         switch self {
         case .cannotOpen(let path, let reason):
             "cannot open the session database \(path): \(reason)"
+        case .inUse(let path, let holder):
+            "the data directory is in use: \(holder.map { "process \($0)" } ?? "another process") holds \(path)."
+                + " Two servers on one directory would overwrite each other's sessions; give each its own --data-dir"
         case .corrupt(let path, let details):
             "the session database \(path) is corrupt (\(details)); refusing to start rather than serve wrong state."
                 + " Restore it from a backup, or move it away to start empty"

@@ -172,6 +172,26 @@ struct DurabilityTests {
         }),
     ]
 
+    @Test("A second server on a data directory in use exits 1 naming the first, which goes on serving")
+    func directoryInUse() throws {
+        let data = DataDirectory()
+        let (server, port) = try data.startServer()
+        let client = try HTTPConnection(port: port)
+        let session = try client.createSession()
+        let refusal = try data.refusal()
+        #expect(refusal.status == 1, "a second server must not start on the same directory")
+        #expect(refusal.errors.contains("in use"), "\(refusal.errors)")
+        #expect(refusal.errors.contains("process \(server.process.processIdentifier)"), "\(refusal.errors)")
+        // The refused server touched nothing: the first still writes, and a restart reads its writes back.
+        #expect(try client.post("push", to: session, json: ["screen": "next"]).status == 200)
+        #expect(try server.terminate() == 0)
+        let (restarted, newPort) = try data.startServer()
+        let after = try HTTPConnection(port: newPort).get(session.route(), token: session.token)
+        #expect(after.status == 200)
+        #expect(try after.json()["revision"] as? Int == 2)
+        #expect(try restarted.terminate() == 0)
+    }
+
     @Test("A damaged database file stops start-up with a clear message and a non-zero exit", arguments: 0..<3)
     func damagedFile(index: Int) throws {
         let data = DataDirectory()

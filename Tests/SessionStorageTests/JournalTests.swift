@@ -213,6 +213,27 @@ struct JournalTests {
         }
     }
 
+    @Test("A data directory open in one journal is refused to a second, naming the holder, until the first closes")
+    func directoryInUse() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let first = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        let store = InMemorySessionStore(journal: first.journal)
+        let session = try store.create(root: StorageFixture.spec("home"), now: Date()).session
+        #expect {
+            _ = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        } throws: { error in
+            guard case StorageOpenError.inUse(_, let holder) = error else { return false }
+            return holder == getpid() && "\(error)".contains("in use")
+        }
+        // The refusal changed nothing: the first journal still writes, and closing it lets the next one in.
+        _ = try store.update(session.id) { try $0.apply([Step(operation: .push(StorageFixture.spec("next")))], at: Date(), limits: .default) }
+        first.journal.close()
+        let second = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        defer { second.journal.close() }
+        #expect(second.sessions.map(\.session.revision) == [2])
+    }
+
     @Test("A file that is not ours is refused, not overwritten")
     func foreignFile() throws {
         let directory = StorageFixture.directory()
