@@ -172,6 +172,19 @@ struct DurabilityTests {
         }),
     ]
 
+    @Test("The journal's threads carry their names for top -H, ps -L and perf")
+    func threadNames() throws {
+        let data = DataDirectory()
+        let (server, _) = try data.startServer()
+        let tasks = "/proc/\(server.process.processIdentifier)/task"
+        let names = try FileManager.default.contentsOfDirectory(atPath: tasks).compactMap { task in
+            try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8).trimmingCharacters(in: .newlines)
+        }
+        #expect(names.contains("session-journal"), "\(names)")
+        #expect(names.contains("session-sync"), "\(names)")
+        #expect(try server.terminate() == 0)
+    }
+
     @Test("A second server on a data directory in use exits 1 naming the first, which goes on serving")
     func directoryInUse() throws {
         let data = DataDirectory()
