@@ -41,6 +41,9 @@ struct Chain: Hashable, Sendable {
         var body: Body {
             if let alertBox { .alert(alertBox.value) } else { .stack(navigation: stackNavigates) }
         }
+
+        /// Whether `body` is an alert, without copying the alert out of its box.
+        var isAlert: Bool { alertBox != nil }
     }
 
     /// From the root up, each with `presentation` nil: `links` says what sits on each.
@@ -65,12 +68,25 @@ struct Chain: Hashable, Sendable {
 
     /// An alert presented over the top screen.
     var alert: Link? {
-        guard let last = links.last, case .alert = last.body else { return nil }
+        guard let last = links.last, last.isAlert else { return nil }
         return last
     }
 
+    // `top` and `topScreen` are asked several times a change (the step's expected top, the
+    // answer, the event): they read the ids where they are rather than copy out the topmost
+    // stack, the holder's link and the alert itself, which retained and released every
+    // string and array in them (about 370 instructions a call, docs/performance.md).
     var top: Top {
-        Top(stack: topmost.id, screen: topmost.top.id, presentation: holder?.id, alert: alert?.id)
+        let alert = links.last.flatMap { $0.isAlert ? $0.id : nil }
+        return Top(
+            stack: stacks[topIndex].id, screen: topScreen, presentation: topIndex > 0 ? links[topIndex - 1].id : nil,
+            alert: alert)
+    }
+
+    /// The last screen's id of the topmost stack: `top.screen`, without the rest of `top`.
+    var topScreen: ScreenID {
+        let path = stacks[topIndex].path
+        return path[path.count - 1].id
     }
 
     func screen(_ id: ScreenID) -> Screen? {

@@ -20,7 +20,7 @@ extension Session {
         let popped = chain.truncateTopmost(to: stack.path.count - 1)
         change.record(.popped(screens: popped, stack: stack.id))
         if let result {
-            deliver(result, from: .screen(stack.top.id), to: chain.topmost.top.id, into: &change)
+            deliver(result, from: .screen(stack.top.id), to: chain.topScreen, into: &change)
         }
     }
 

@@ -6,7 +6,7 @@ extension Session {
         try refuseIfAlert()
         let limit = change.limits.maxPresentationDepth
         guard chain.links.count < limit else { throw .presentationsTooDeep(limit: limit) }
-        let presenter = chain.topmost.top.id
+        let presenter = chain.topScreen
         let id = ids.presentationID()
         switch request.content {
         case .screen(let spec, let navigation):

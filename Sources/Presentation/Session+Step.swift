@@ -7,7 +7,7 @@ extension Session {
     /// leaves the session exactly as it was: `apply` runs a single step on the session itself
     /// on that promise (InvariantTests and the fuzz targets' StepSequenceCheck hold it to it).
     mutating func perform(_ step: Step, into change: inout PendingChange) throws(PresentationError) {
-        let actual = top.screen
+        let actual = chain.topScreen
         if let expected = step.expectedTop, expected != actual {
             throw .topChanged(expected: expected, actual: actual)
         }
