@@ -86,15 +86,25 @@ struct RouteTable: Sendable {
         case notFound
     }
 
-    private enum Segment: Sendable {
-        case literal([UInt8])
-        case parameter(String)
+    /// One segment of a pattern: a literal's bytes in `literalBytes`, or a parameter.
+    ///
+    /// The scan's data holds no references (segments, literal bytes and entries are plain
+    /// values in flat arrays): when each entry kept an array of enums holding arrays, the
+    /// scan retained and released one for every segment it compared, most of a match's cost.
+    private struct Segment: Sendable {
+        let start: Int
+        /// The literal's length; -1 for a parameter.
+        let count: Int
+        var isParameter: Bool { count < 0 }
     }
 
     private struct Entry: Sendable {
-        let method: HTTPMethod
-        let pattern: String
-        let segments: [Segment]
+        /// Into `methods`: compared only once an entry fits, as a string.
+        let method: Int
+        /// Its first segment in `segments`; it has as many as the path length it is filed under.
+        let firstSegment: Int
+        /// Into `patterns` and `parameterNames`.
+        let pattern: Int
         let index: Int
         /// How specific the pattern is: the number of its literal segments.
         let literals: Int
@@ -104,23 +114,42 @@ struct RouteTable: Sendable {
     static let maxSegments = 16
 
     /// By number of segments: a path is compared only with the patterns of its own length,
-    /// a handful, rather than scanning (and retaining) every entry of the table.
+    /// a handful, rather than scanning every entry of the table.
     private var entries = [[Entry]](repeating: [], count: maxSegments + 1)
+    private var segments: [Segment] = []
+    private var literalBytes: [UInt8] = []
+    private var methods: [HTTPMethod] = []
+    private var patterns: [String] = []
+    /// Each pattern's parameter names, in order.
+    private var parameterNames: [[String]] = []
 
     @usableFromInline init() {}
 
     mutating func add(_ method: HTTPMethod, _ pattern: String, index: Int) {
         let parts = pattern.split(separator: "/", omittingEmptySubsequences: true)
         precondition(parts.count <= Self.maxSegments, "a route pattern has at most \(Self.maxSegments) segments")
-        let segments = parts.map { part -> Segment in
-            part.hasPrefix("{") && part.hasSuffix("}") ? .parameter(String(part.dropFirst().dropLast())) : .literal(Array(part.utf8))
+        let firstSegment = segments.count
+        var names: [String] = []
+        for part in parts {
+            if part.hasPrefix("{") && part.hasSuffix("}") {
+                names.append(String(part.dropFirst().dropLast()))
+                segments.append(Segment(start: 0, count: -1))
+            } else {
+                segments.append(Segment(start: literalBytes.count, count: part.utf8.count))
+                literalBytes.append(contentsOf: part.utf8)
+            }
         }
-        let literals = segments.count { if case .literal = $0 { true } else { false } }
+        let methodNumber = methods.firstIndex(of: method) ?? methods.endIndex
+        if methodNumber == methods.endIndex { methods.append(method) }
+        patterns.append(pattern)
+        parameterNames.append(names)
+        let entry = Entry(
+            method: methodNumber, firstSegment: firstSegment, pattern: patterns.count - 1, index: index,
+            literals: parts.count - names.count)
         // Kept from most to least specific, in the order added among equals, so the scan
         // can stop at the first pattern less specific than one that fits.
-        let position = entries[segments.count].firstIndex { $0.literals < literals } ?? entries[segments.count].endIndex
-        entries[segments.count].insert(
-            Entry(method: method, pattern: pattern, segments: segments, index: index, literals: literals), at: position)
+        let position = entries[parts.count].firstIndex { $0.literals < entry.literals } ?? entries[parts.count].endIndex
+        entries[parts.count].insert(entry, at: position)
     }
 
     @usableFromInline func match(_ method: HTTPMethod, _ path: String) -> Match {
@@ -140,12 +169,14 @@ struct RouteTable: Sendable {
         let lookup = method == .head ? HTTPMethod.get : method
         var allowed: [HTTPMethod] = []
         var fitting: Int?
-        for entry in entries[parts.count] {
+        let candidates = entries[parts.count]
+        for position in candidates.indices {
+            let entry = candidates[position]
             if let fitting, entry.literals < fitting { break }
-            guard Self.fits(entry.segments, bytes, parts) else { continue }
+            guard fits(entry, bytes, parts) else { continue }
             fitting = entry.literals
-            if entry.method == lookup { return .found(entry.index, Self.parameters(entry, path, parts)) }
-            if !allowed.contains(entry.method) { allowed.append(entry.method) }
+            if methods[entry.method] == lookup { return .found(entry.index, parameters(entry, path, parts)) }
+            if !allowed.contains(methods[entry.method]) { allowed.append(methods[entry.method]) }
         }
         guard !allowed.isEmpty else { return .notFound }
         if allowed.contains(.get) { allowed.append(.head) }
@@ -171,38 +202,39 @@ struct RouteTable: Sendable {
         return count
     }
 
-    /// Whether the path's segments, as many as the pattern's, have its shape. Literals compare
-    /// byte for byte, as the route table's ASCII names are meant.
-    private static func fits(
-        _ segments: [Segment], _ bytes: UnsafeBufferPointer<UInt8>, _ parts: UnsafeBufferPointer<Range<Int>>
-    ) -> Bool {
-        for index in segments.indices {
-            let part = parts[index]
-            switch segments[index] {
-            case .literal(let literal):
-                guard literal.count == part.count,
-                    literal.withUnsafeBufferPointer({ memcmp($0.baseAddress!, bytes.baseAddress! + part.lowerBound, part.count) }) == 0
-                else {
-                    return false
+    /// Whether the path's segments, as many as the entry's, have its shape. Literals compare
+    /// byte for byte, as the route table's ASCII names are meant; from the last segment back,
+    /// where patterns of one length differ (`.../{id}/push`, `.../{id}/pop`).
+    private func fits(_ entry: Entry, _ bytes: UnsafeBufferPointer<UInt8>, _ parts: UnsafeBufferPointer<Range<Int>>) -> Bool {
+        segments.withUnsafeBufferPointer { segments in
+            literalBytes.withUnsafeBufferPointer { literals in
+                for index in parts.indices.reversed() {
+                    let part = parts[index]
+                    let segment = segments[entry.firstSegment + index]
+                    if segment.isParameter {
+                        guard !part.isEmpty else { return false }
+                    } else {
+                        guard segment.count == part.count,
+                            memcmp(literals.baseAddress! + segment.start, bytes.baseAddress! + part.lowerBound, part.count) == 0
+                        else { return false }
+                    }
                 }
-            case .parameter:
-                guard !part.isEmpty else { return false }
+                return true
             }
         }
-        return true
     }
 
-    private static func parameters(_ entry: Entry, _ path: String, _ parts: UnsafeBufferPointer<Range<Int>>)
-        -> RouteParameters
-    {
-        var parameters = RouteParameters(pattern: entry.pattern)
+    private func parameters(_ entry: Entry, _ path: String, _ parts: UnsafeBufferPointer<Range<Int>>) -> RouteParameters {
+        var parameters = RouteParameters(pattern: patterns[entry.pattern])
+        let names = parameterNames[entry.pattern]
+        var named = 0
         let utf8 = path.utf8
-        for index in entry.segments.indices {
-            guard case .parameter(let name) = entry.segments[index] else { continue }
+        for index in parts.indices where segments[entry.firstSegment + index].isParameter {
             let range = parts[index]
             let lower = utf8.index(utf8.startIndex, offsetBy: range.lowerBound)
             let upper = utf8.index(lower, offsetBy: range.count)
-            parameters.append((name: name, value: path[lower..<upper]))
+            parameters.append((name: names[named], value: path[lower..<upper]))
+            named += 1
         }
         return parameters
     }
