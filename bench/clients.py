@@ -360,6 +360,7 @@ TARGETS = [
     ("bytes per idle SSE subscriber", "bytes_per_subscriber", 16384, "max"),
     ("fan-out to 1,000 subscribers, p99 ms", "fanout_p99_ms", 50, "max"),
     ("durable writes / memory writes", "durable_ratio", 0.5, "min"),
+    ("the same, last window of sustained writes", "sustained_ratio_last", 0.5, "min"),
 ]
 
 
@@ -414,6 +415,18 @@ def cmd_report(args):
     ratio("pushpop_minimal_rps_ratio", ("minimal", "pushpop"), ("c", "pushpop"), "rps")
     ratio("pushpop_minimal_p99_ratio", ("minimal", "pushpop"), ("c", "pushpop"), "p99_ms")
     ratio("durable_ratio", ("durable", "pushpop"), ("ours", "pushpop"), "rps")
+    # Sustained writes: each server's rate in its first and last window, and the ratio of each.
+    durable_windows, memory_windows = rounds.get(("durable", "sustained"), {}), rounds.get(("ours", "sustained"), {})
+    windows = sorted(set(durable_windows) & set(memory_windows))
+    if windows:
+        for name, window in (("first", windows[0]), ("last", windows[-1])):
+            durable_rate, memory_rate = durable_windows[window]["rps"], memory_windows[window]["rps"]
+            measures[f"sustained_durable_rps_{name}"] = round(durable_rate, 1)
+            measures[f"sustained_memory_rps_{name}"] = round(memory_rate, 1)
+            measures[f"sustained_ratio_{name}"] = round(durable_rate / memory_rate, 3) if memory_rate > 0 else None
+        measures["sustained_windows"] = len(windows)
+        measures["sustained_ratio_windows"] = [
+            round(durable_windows[w]["rps"] / memory_windows[w]["rps"], 3) for w in windows if memory_windows[w]["rps"] > 0]
     for item in footprint:
         server, measure = item.get("server"), item.get("measure")
         if measure == "sessions":
@@ -456,6 +469,12 @@ def cmd_report(args):
             errors = row["http_errors"] + row["socket_errors"]
             out.write(f"{workload:<10}{server:<9}{row['rps']:>10.0f}{row['p50_ms']:>9.2f}{row['p99_ms']:>9.2f}"
                       f"{errors:>8}{rate:>22}{p99:>20}\n")
+    if "sustained_windows" in measures:
+        out.write(f"\nsustained push/pop, {measures['sustained_windows']} windows taking turns on fresh servers:\n"
+                  f"  memory  {measures['sustained_memory_rps_first']:>8.0f} -> {measures['sustained_memory_rps_last']:>8.0f} req/s\n"
+                  f"  durable {measures['sustained_durable_rps_first']:>8.0f} -> {measures['sustained_durable_rps_last']:>8.0f} req/s"
+                  f"  ({measures['sustained_ratio_first']}x -> {measures['sustained_ratio_last']}x memory;"
+                  f" every window: {' '.join(f'{r:.2f}' for r in measures['sustained_ratio_windows'])})\n")
     out.write("\nfootprint, and the API layer in process\n")
     for item in footprint:
         server, measure = item.get("server"), item.get("measure")
