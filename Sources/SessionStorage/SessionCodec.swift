@@ -22,10 +22,13 @@ enum SessionCodec {
     static func encode(_ session: Session) -> [UInt8] {
         // Everything `Session.Snapshot` holds, read part by part: the snapshot would copy the
         // kept events into an array first, on every durable change.
-        // A session of a few screens encodes to about 400 bytes: room for 512 is an allocation
-        // glibc serves from its per-thread cache, where the default 1,024 (over 1,032 with the
-        // array's header) took its slower path on every durable change. Larger sessions grow it.
-        var writer = ByteWriter(capacity: 512)
+        // A session of a few screens encodes to 400-600 bytes: room for 992 (1,024 with the
+        // array's header) is the most glibc serves from its per-thread cache, where the
+        // default 1,024 (over 1,032 with the header) took its slower path on every durable
+        // change. 512 was too little once a session's ids and revisions had grown a digit or
+        // two: every encode of an older session grew the array (docs/performance.md, item 61).
+        // Larger sessions grow it.
+        var writer = ByteWriter(capacity: 992)
         writer.byte(version)
         writer.string(session.id)
         writer.data(session.tokenDigest.bytes)
