@@ -6,24 +6,83 @@ package import JSON
 /// session format in SessionStorage, so an event has one binary form in memory and on disk.
 ///
 /// Integers are LEB128 after a zigzag turn, so small numbers, the usual case, take one byte.
-package struct ByteWriter {
-    package private(set) var bytes: [UInt8] = []
+///
+/// The bytes go into a buffer of its own, written through a pointer, and `bytes` copies them
+/// out once at the end. Appended to an `[UInt8]`, every primitive paid the array's uniqueness
+/// and capacity checks: a string took 200-330 instructions, and a durable change's encoding
+/// of a six-screen session about 13,000 (docs/performance.md, item 62). Not copyable, so that
+/// the buffer has one owner, which frees it.
+package struct ByteWriter: ~Copyable {
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    /// Bytes written so far.
+    package private(set) var count = 0
 
     package init(capacity: Int = 1024) {
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(capacity, 16)
+        storage = .allocate(capacity: self.capacity)
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    /// What has been written, as an array of its exact size.
+    package var bytes: [UInt8] {
+        [UInt8](UnsafeBufferPointer(start: storage, count: count))
+    }
+
+    /// Calls `body` with what has been written, in place.
+    package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: storage, count: count))
+    }
+
+    /// Where the next `extra` bytes go, growing the buffer when they do not fit; the caller
+    /// writes them and adds what it wrote to `count`.
+    @inline(__always)
+    private mutating func room(for extra: Int) -> UnsafeMutablePointer<UInt8> {
+        if count + extra > capacity { grow(toHold: count + extra) }
+        return storage + count
+    }
+
+    private mutating func grow(toHold needed: Int) {
+        let larger = max(needed, capacity * 2)
+        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
+        moved.initialize(from: storage, count: count)
+        storage.deallocate()
+        storage = moved
+        capacity = larger
+    }
+
+    private mutating func append(_ source: UnsafeRawBufferPointer) {
+        guard let base = source.baseAddress, !source.isEmpty else { return }
+        UnsafeMutableRawPointer(room(for: source.count)).copyMemory(from: base, byteCount: source.count)
+        count += source.count
     }
 
     package mutating func byte(_ value: UInt8) {
-        bytes.append(value)
+        room(for: 1).pointee = value
+        count += 1
     }
 
     package mutating func unsigned(_ value: UInt64) {
+        // Ten bytes hold any 64-bit value.
+        count += Self.put(value, at: room(for: 10))
+    }
+
+    /// Writes `value` as `unsigned` does at `out`, which has room for what it takes (ten bytes
+    /// hold any value); returns how many it wrote. For a caller that lays out bytes of its own
+    /// (the event history's tail).
+    package static func put(_ value: UInt64, at out: UnsafeMutablePointer<UInt8>) -> Int {
         var rest = value
+        var written = 0
         while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            out[written] = UInt8(truncatingIfNeeded: rest) | 0x80
             rest >>= 7
+            written += 1
         }
-        bytes.append(UInt8(rest))
+        out[written] = UInt8(rest)
+        return written + 1
     }
 
     package mutating func integer(_ value: Int) {
@@ -32,44 +91,43 @@ package struct ByteWriter {
     }
 
     package mutating func bool(_ value: Bool) {
-        bytes.append(value ? 1 : 0)
+        byte(value ? 1 : 0)
     }
 
     /// The exact bits of a double, little-endian: dates come back to the same instant.
     package mutating func double(_ value: Double) {
-        withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+        withUnsafeBytes(of: value.bitPattern.littleEndian) { append($0) }
     }
 
     package mutating func data(_ value: [UInt8]) {
         unsigned(UInt64(value.count))
-        bytes.append(contentsOf: value)
+        value.withUnsafeBytes { append($0) }
     }
 
     /// Bytes as they are, with no length: for what is already in this form.
     package mutating func raw(_ value: ArraySlice<UInt8>) {
-        bytes.append(contentsOf: value)
+        value.withUnsafeBytes { append($0) }
     }
 
     /// A session id as `string(_:)` would write its `rawValue`, without making that String.
     package mutating func string(_ id: SessionID) {
         unsigned(UInt64(SessionID.length))
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: SessionID.length))
-        bytes.withUnsafeMutableBufferPointer { id.spell(into: UnsafeMutableBufferPointer(rebasing: $0[start...])) }
+        id.spell(into: UnsafeMutableBufferPointer(start: room(for: SessionID.length), count: SessionID.length))
+        count += SessionID.length
     }
 
     package mutating func string(_ value: String) {
         var value = value
         value.withUTF8 { utf8 in
             unsigned(UInt64(utf8.count))
-            bytes.append(contentsOf: utf8)
+            append(UnsafeRawBufferPointer(utf8))
         }
     }
 
     /// JSON kept as text goes as its bytes, like a string.
     package mutating func text(_ value: JSONText) {
         unsigned(UInt64(value.count))
-        value.withUTF8 { bytes.append(contentsOf: $0) }
+        value.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
     /// A presence byte, then the string when there is one.

@@ -115,13 +115,13 @@ struct EventHistory: Equatable, Sendable {
         for event in new {
             var packed = ByteWriter(capacity: 64)
             packed.write(event)
-            appendRecord(packed.bytes)
+            packed.withBytes { appendRecord($0) }
         }
         count += new.count
     }
 
     /// Adds one event's binary form, after its length, to the tail, sealing a full one first.
-    private mutating func appendRecord(_ record: [UInt8]) {
+    private mutating func appendRecord(_ record: UnsafeBufferPointer<UInt8>) {
         if tailCount == Self.chunkSize {
             sealed.append(tail)
             sealedBytes &+= UInt32(truncatingIfNeeded: tail.count)
@@ -132,12 +132,23 @@ struct EventHistory: Equatable, Sendable {
         // copy (a batch, a durable store) shares the tail and copies it anyway, and a tail
         // grown in place would leave most sessions' tails half empty (memory per session).
         // The length prefix is one byte below 128, two below 16 K; more is reserved for larger ones.
+        // Laid out by hand in the new array: through a second writer it was copied twice.
         let prefix = record.count < 0x80 ? 1 : record.count < 0x4000 ? 2 : 10
-        var grown = ByteWriter(capacity: tail.count + prefix + record.count)
-        grown.raw(tail[...])
-        grown.unsigned(UInt64(record.count))
-        grown.raw(record[...])
-        tail = grown.bytes
+        tail = tail.withUnsafeBufferPointer { old in
+            [UInt8](unsafeUninitializedCapacity: old.count + prefix + record.count) { buffer, initialized in
+                var at = buffer.baseAddress!
+                if let start = old.baseAddress {
+                    at.initialize(from: start, count: old.count)
+                    at += old.count
+                }
+                at += ByteWriter.put(UInt64(record.count), at: at)
+                if let start = record.baseAddress {
+                    at.initialize(from: start, count: record.count)
+                    at += record.count
+                }
+                initialized = at - buffer.baseAddress!
+            }
+        }
         tailCount += 1
     }
 
