@@ -22,12 +22,11 @@ enum SessionCodec {
     static func encode(_ session: Session) -> [UInt8] {
         // Everything `Session.Snapshot` holds, read part by part: the snapshot would copy the
         // kept events into an array first, on every durable change.
-        // A session of a few screens encodes to 400-600 bytes: room for 992 (1,024 with the
-        // array's header) is the most glibc serves from its per-thread cache, where the
-        // default 1,024 (over 1,032 with the header) took its slower path on every durable
-        // change. 512 was too little once a session's ids and revisions had grown a digit or
-        // two: every encode of an older session grew the array (docs/performance.md, item 61).
-        // Larger sessions grow it.
+        // A session of a few screens encodes to 400-600 bytes. Room for 992 stays within what
+        // glibc serves from its per-thread cache (1,032 bytes), which a 1,024-byte array with
+        // its header was past, on every durable change (item 57); 512 was too little once a
+        // session's ids and revisions had grown a digit or two, and every encode of an older
+        // session grew the buffer (docs/performance.md, item 61). Larger sessions grow it.
         var writer = ByteWriter(capacity: 992)
         writer.byte(version)
         writer.string(session.id)
