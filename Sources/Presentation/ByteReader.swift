@@ -72,6 +72,11 @@ package struct ByteReader {
         return Array(bytes[offset..<offset + length])
     }
 
+    /// Moves past what `data()` would read, without copying it.
+    package mutating func skipData() throws(ByteDecodingError) {
+        offset += try count()
+    }
+
     package mutating func string() throws(ByteDecodingError) -> String {
         let length = try count()
         defer { offset += length }

@@ -116,14 +116,20 @@ final class CommitQueue: Sendable {
     /// One batch on the writer thread: commits it, hands what was committed to the sync thread
     /// and reports what was refused, then folds if the log is due.
     private func write(_ batch: [Job]) {
-        var committed: [Job] = []
-        var refused: [(Job, PresentationError?)] = []
+        // Who waits, not what was written: the writes (and the sessions they carry) go with the
+        // batch, not after the fsync.
+        var committed: [(ticket: Int, waiter: Waiter)] = []
+        var refused: [(ticket: Int, waiter: Waiter, outcome: PresentationError?)] = []
         for (job, outcome) in zip(batch, commit(batch)) {
-            if outcome == nil { committed.append(job) } else { refused.append((job, outcome)) }
+            if outcome == nil {
+                committed.append((job.ticket, job.waiter))
+            } else {
+                refused.append((job.ticket, job.waiter, outcome))
+            }
         }
         report(refused)
         if !committed.isEmpty {
-            syncer.hand { [self, committed] outcome in report(committed.map { ($0, outcome) }) }
+            syncer.hand { [self, committed] outcome in report(committed.map { ($0.ticket, $0.waiter, outcome) }) }
         }
         // While the batch syncs: a fold is the file's housekeeping, and no request waits on it.
         // One that fails is tried again after the next batch; the log keeps what it would fold.
@@ -131,17 +137,17 @@ final class CommitQueue: Sendable {
     }
 
     /// Hands each job its outcome: a blocked caller finds it in `finished`, a callback is called.
-    private func report(_ jobs: [(Job, PresentationError?)]) {
+    private func report(_ jobs: [(ticket: Int, waiter: Waiter, outcome: PresentationError?)]) {
         guard !jobs.isEmpty else { return }
         state.withLock { state in
-            for (job, outcome) in jobs {
-                if case .blocked = job.waiter { state.finished[job.ticket] = outcome }
+            for job in jobs {
+                if case .blocked = job.waiter { state.finished[job.ticket] = job.outcome }
             }
         }
-        for (job, outcome) in jobs {
+        for job in jobs {
             switch job.waiter {
             case .blocked(let wake): wake.signal()
-            case .callback(let done): done(outcome)
+            case .callback(let done): done(job.outcome)
             }
         }
     }

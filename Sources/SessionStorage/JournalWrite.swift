@@ -13,8 +13,9 @@ enum JournalWrite: Sendable {
 }
 
 /// A session's new state (its encoded bytes and its lease) and the kept events the file lacks.
-/// The session is carried for its events (which of them are new is known only to the writer)
-/// and for folding it into its row later.
+/// The session is carried for its events (which of them are new is known only to the writer),
+/// and let go once its row is written: the log keeps bytes (`SessionLog.Unfolded`), so that no
+/// later change of the session copies arrays this one still shares.
 ///
 /// A class, so that a write is one reference: it is copied from the queue to the batch, to the
 /// transaction and to the report, and each copy of a `Session` itself retains and releases

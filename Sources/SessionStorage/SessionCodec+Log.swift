@@ -18,6 +18,19 @@ extension SessionCodec {
         return writer.bytes
     }
 
+    /// Packed events without those at or below `revision`: a prefix, since they are packed in
+    /// revision order. Bytes that do not unpack (this process packed them) are left whole:
+    /// start-up skips events a session's history has dropped anyway.
+    static func events(_ packed: [UInt8], after revision: Int) -> [UInt8] {
+        var reader = ByteReader(packed)
+        while !reader.isAtEnd {
+            let start = reader.position
+            guard let eventRevision = try? reader.integer(), (try? reader.skipData()) != nil else { return packed }
+            if eventRevision > revision { return start == 0 ? packed : Array(packed[start...]) }
+        }
+        return []
+    }
+
     static func unpackEvents(_ bytes: [UInt8]) throws(ByteDecodingError) -> [EventRow] {
         var reader = ByteReader(bytes)
         var rows: [EventRow] = []

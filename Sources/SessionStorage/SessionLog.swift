@@ -14,11 +14,29 @@ import Presentation
 /// row before it is of a session folded since (or removed), so the tables hold it or newer.
 /// A value type, changed only once the transaction it describes has committed.
 struct SessionLog {
-    /// A session's latest state while the tables lack it.
+    /// A session's state as one row of the log saves it.
+    struct SavedRow {
+        let revision: Int
+        let body: [UInt8]
+        let lease: SessionLease
+        /// Its kept events for the next fold to write, packed (`SessionCodec.packEvents`): those
+        /// new since its previous row, as a rule (`SessionTable.apply`).
+        let events: [UInt8]
+        /// Its history had dropped every event up to this revision.
+        let eventsDroppedThrough: Int
+    }
+
+    /// A session's latest state while the tables lack it: bytes and numbers, not the `Session`.
+    /// Kept until the fold, a `Session` shared the store's arrays, so each later change of the
+    /// session copied every array it touched (copy-on-write), on the request thread.
     struct Unfolded {
-        var session: Session
+        let id: SessionID
+        var revision: Int
         var body: [UInt8]
         var lease: SessionLease
+        /// Its events new since it was last folded: its rows' events, one after another.
+        var events: [UInt8]
+        var eventsDroppedThrough: Int
         /// The first row of the session since it was last folded; no earlier row is needed for it.
         let firstSequence: Int
     }
@@ -47,23 +65,27 @@ struct SessionLog {
     /// The number of rows from `head` on.
     var rows: Int { next - head }
 
-    /// Notes a row appended at `next`, of `size` bytes, for `id`: its newest state when
-    /// `state` is given, removed when `removed`, otherwise its lease alone moved on.
-    mutating func append(size: Int, for id: SessionID, saving state: (Session, [UInt8], SessionLease)?, removed: Bool) {
+    /// Notes a row appended at `next`, of `size` bytes, for `id`: its newest state when `saved`
+    /// is given, removed when `removed`, otherwise its lease alone moved on.
+    mutating func append(size: Int, for id: SessionID, saving saved: SavedRow?, removed: Bool) {
         let sequence = next
         next += 1
         sizes.append(size)
         bytes += size
         if removed {
             unfolded[id] = nil
-        } else if let (session, body, lease) = state {
+        } else if let saved {
             // One lookup, and the entry changed in place: this runs for every change.
             if let index = unfolded.index(forKey: id) {
-                unfolded.values[index].session = session
-                unfolded.values[index].body = body
-                unfolded.values[index].lease = lease
+                unfolded.values[index].revision = saved.revision
+                unfolded.values[index].body = saved.body
+                unfolded.values[index].lease = saved.lease
+                unfolded.values[index].events += saved.events
+                unfolded.values[index].eventsDroppedThrough = saved.eventsDroppedThrough
             } else {
-                unfolded[id] = Unfolded(session: session, body: body, lease: lease, firstSequence: sequence)
+                unfolded[id] = Unfolded(
+                    id: id, revision: saved.revision, body: saved.body, lease: saved.lease, events: saved.events,
+                    eventsDroppedThrough: saved.eventsDroppedThrough, firstSequence: sequence)
                 order.append((sequence, id))
             }
         }

@@ -109,7 +109,11 @@ extension SessionTable {
             size: size, eventsThrough: found.tableEventsThrough, droppedThrough: 0, loggedThrough: session.revision)
         storedBytes += size
         if found.inLog {
-            recovered.append(SessionLog.Unfolded(session: session, body: found.body, lease: found.lease, firstSequence: 0))
+            recovered.append(
+                SessionLog.Unfolded(
+                    id: session.id, revision: session.revision, body: found.body, lease: found.lease,
+                    events: SessionCodec.packEvents(of: session, after: found.tableEventsThrough ?? .min),
+                    eventsDroppedThrough: session.eventsDroppedThrough, firstSequence: 0))
         }
     }
 
@@ -122,7 +126,7 @@ extension SessionTable {
             try cutLog.bind(.integer(log.next))
             try cutLog.run()
         }
-        for unfolded in recovered { noteFolded(unfolded.session) }
+        for unfolded in recovered { noteFolded(unfolded) }
         recovered = []
     }
 }

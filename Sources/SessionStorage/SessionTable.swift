@@ -172,29 +172,40 @@ final class SessionTable {
     /// With `synchronous = NORMAL` in WAL mode, the COMMIT writes the log and returns: the
     /// fsync that makes the batch durable is `SyncQueue`'s, shared with the batches around it.
     func apply(_ writes: [JournalWrite]) throws(SQLiteError) {
-        // Each row appended, with the write it stands for: what `log` and `stored` learn once committed.
-        var rows: [(size: Int, id: SessionID, write: JournalWrite)] = []
+        // Each row appended, with the write it stands for and the events its session's next fold
+        // is to have from it: what `log` and `stored` learn once committed.
+        var rows: [(size: Int, id: SessionID, write: JournalWrite, foldEvents: [UInt8])] = []
         try transaction { () throws(SQLiteError) in
             // Events logged by earlier writes of this batch, which `stored` does not know yet.
             var loggedThrough: [SessionID: Int] = [:]
             func append(_ id: SessionID, _ kind: LogKind, _ write: JournalWrite, revision: Int = 0,
-                        body: [UInt8] = [], lease: SessionLease?, events: [UInt8] = []) throws(SQLiteError) {
+                        body: [UInt8] = [], lease: SessionLease?, events: [UInt8] = [],
+                        foldEvents: [UInt8]? = nil) throws(SQLiteError) {
                 try appendLog.bind(
                     .integer(log.next + rows.count), .sessionID(id), .integer(kind.rawValue), .integer(revision),
                     .blob(body), .real(lease?.lastAccess.timeIntervalSince1970 ?? 0), .integer(lease?.timeToLive ?? 0),
                     .blob(events))
                 try appendLog.run()
-                rows.append((body.count + events.count + Self.logRowOverhead, id, write))
+                rows.append((body.count + events.count + Self.logRowOverhead, id, write, foldEvents ?? events))
             }
             for write in writes {
                 switch write {
                 case .save(let saved):
                     let (session, body, lease) = (saved.session, saved.body, saved.lease)
-                    let after = loggedThrough[session.id] ?? stored[session.id]?.loggedThrough ?? .min
+                    let id = session.id
+                    let after = loggedThrough[id] ?? stored[id]?.loggedThrough ?? .min
+                    let events = SessionCodec.packEvents(of: session, after: after)
+                    // A fold writes the events the chunks lack, gathered from the rows since the last
+                    // fold. The log's events are those, but for a row of format 1 or 2: its events
+                    // are inline, none in chunks, so the first row since its fold brings them all.
+                    var foldEvents: [UInt8]?
+                    if loggedThrough[id] == nil, log.unfolded[id] == nil, let known = stored[id], known.eventsThrough == nil {
+                        foldEvents = SessionCodec.packEvents(of: session, after: .min)
+                    }
                     try append(
-                        session.id, .saved, write, revision: session.revision, body: body, lease: lease,
-                        events: SessionCodec.packEvents(of: session, after: after))
-                    loggedThrough[session.id] = session.revision
+                        id, .saved, write, revision: session.revision, body: body, lease: lease, events: events,
+                        foldEvents: foldEvents)
+                    loggedThrough[id] = session.revision
                 case .remove(let ids):
                     for id in ids {
                         try removeRows(of: id)
@@ -216,9 +227,14 @@ final class SessionTable {
         for row in rows {
             switch row.write {
             case .save(let saved):
-                let (session, body, lease) = (saved.session, saved.body, saved.lease)
-                log.append(size: row.size, for: row.id, saving: (session, body, lease), removed: false)
-                let size = Self.storedSize(of: session, body: body)
+                let session = saved.session
+                log.append(
+                    size: row.size, for: row.id,
+                    saving: SessionLog.SavedRow(
+                        revision: session.revision, body: saved.body, lease: saved.lease, events: row.foldEvents,
+                        eventsDroppedThrough: session.eventsDroppedThrough),
+                    removed: false)
+                let size = Self.storedSize(of: session, body: saved.body)
                 let before = stored[row.id]
                 stored[row.id] = Stored(
                     size: size, eventsThrough: before?.eventsThrough, droppedThrough: before?.droppedThrough ?? 0,
@@ -270,7 +286,7 @@ final class SessionTable {
             try cutLog.bind(.integer(head))
             try cutLog.run()
         }
-        for unfolded in sessions { noteFolded(unfolded.session) }
+        for unfolded in sessions { noteFolded(unfolded) }
         log.folded(ids, head: head)
     }
 
@@ -278,27 +294,26 @@ final class SessionTable {
     /// events it has dropped. A chunk the drop falls inside stays until all of it is dropped
     /// (start-up skips its dropped events).
     func write(_ unfolded: SessionLog.Unfolded) throws(SQLiteError) {
-        let session = unfolded.session
-        let id = session.id
+        let id = unfolded.id
         try upsert.bind(
             .sessionID(id), .blob(unfolded.body), .real(unfolded.lease.lastAccess.timeIntervalSince1970),
             .integer(unfolded.lease.timeToLive))
         try upsert.run()
-        let known = stored[session.id]
-        let chunk = SessionCodec.packEvents(of: session, after: known?.eventsThrough ?? .min)
+        // Its rows' events since the last fold, less those its history has dropped meanwhile.
+        let chunk = SessionCodec.events(unfolded.events, after: unfolded.eventsDroppedThrough)
         if !chunk.isEmpty {
-            try insertChunk.bind(.sessionID(id), .integer(session.revision), .blob(chunk))
+            try insertChunk.bind(.sessionID(id), .integer(unfolded.revision), .blob(chunk))
             try insertChunk.run()
         }
-        if session.eventsDroppedThrough > known?.droppedThrough ?? 0 {
-            try dropChunks.bind(.sessionID(id), .integer(session.eventsDroppedThrough))
+        if unfolded.eventsDroppedThrough > stored[id]?.droppedThrough ?? 0 {
+            try dropChunks.bind(.sessionID(id), .integer(unfolded.eventsDroppedThrough))
             try dropChunks.run()
         }
     }
 
-    func noteFolded(_ session: Session) {
-        stored[session.id]?.eventsThrough = session.revision
-        stored[session.id]?.droppedThrough = session.eventsDroppedThrough
+    func noteFolded(_ unfolded: SessionLog.Unfolded) {
+        stored[unfolded.id]?.eventsThrough = unfolded.revision
+        stored[unfolded.id]?.droppedThrough = unfolded.eventsDroppedThrough
     }
 
     func removeRows(of id: SessionID) throws(SQLiteError) {

@@ -17,7 +17,12 @@ struct SessionLogTests {
 
     /// Appends a row of `size` bytes saving `session`.
     private static func save(_ session: Session, size: Int, in log: inout SessionLog) {
-        log.append(size: size, for: session.id, saving: (session, [], lease), removed: false)
+        log.append(
+            size: size, for: session.id,
+            saving: SessionLog.SavedRow(
+                revision: session.revision, body: [], lease: lease, events: [],
+                eventsDroppedThrough: session.eventsDroppedThrough),
+            removed: false)
     }
 
     @Test("A fold takes the sessions whose first unfolded row is oldest, and cuts the log to the next one's")
