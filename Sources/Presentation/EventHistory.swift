@@ -198,26 +198,59 @@ struct EventHistory: Equatable, Sendable {
 
     // MARK: Reading the packed events
 
-    /// The kept events' binary forms, oldest first; when `revision` is given, from the last
-    /// chunk whose first event is at or below it (the chunks before hold nothing newer).
+    /// The kept events' binary forms, oldest first; when `revision` is given, from the first
+    /// one above it.
     ///
-    /// That chunk is looked for from the newest back: a durable write asks for the events
+    /// Its chunk is looked for from the newest back: a durable write asks for the events
     /// after the revision before its own, which are in the last chunk or two. Looked for from
     /// the oldest, every write walked all of a session's chunks, so that durable writes grew
     /// dearer as sessions aged: 40% slower after a minute of push/pop (docs/performance.md,
-    /// item 55). Chunks are in revision order, so both ways find the same one.
+    /// item 55). Chunks are in revision order, so both ways find the same one. Within it, the
+    /// records at or below `revision` are passed over in place (`offset(after:in:from:)`).
     private func records(skippingChunksThrough revision: Int? = nil) -> Records {
-        var first = 0
-        if let revision {
-            // Chunk `sealed.count` is the tail, which may be empty (then it starts after anything).
-            first = sealed.count
-            while first > 0 {
-                let chunk = first < sealed.count ? sealed[first] : tail
-                if !chunk.isEmpty, Self.revision(of: Self.record(at: 0, in: chunk)) <= revision { break }
-                first -= 1
-            }
+        guard let revision else { return Records(sealed: sealed, tail: tail, chunk: 0, offset: head) }
+        // Chunk `sealed.count` is the tail, which may be empty (then it starts after anything).
+        var first = sealed.count
+        while first > 0 {
+            let chunk = first < sealed.count ? sealed[first] : tail
+            if !chunk.isEmpty, Self.revision(of: Self.record(at: 0, in: chunk)) <= revision { break }
+            first -= 1
         }
-        return Records(sealed: sealed, tail: tail, chunk: first, offset: first == 0 ? head : 0)
+        let chunk = first < sealed.count ? sealed[first] : tail
+        let offset = Self.offset(after: revision, in: chunk, from: first == 0 ? head : 0)
+        return Records(sealed: sealed, tail: tail, chunk: first, offset: offset)
+    }
+
+    /// Where the first record above `revision` starts in `chunk`, from `offset` on; the chunk's
+    /// end when there is none. Read through a pointer: through `record(at:in:)` and a
+    /// `ByteReader` a record, a durable write's search of its chunk cost 3,000 instructions.
+    private static func offset(after revision: Int, in chunk: [UInt8], from offset: Int) -> Int {
+        chunk.withUnsafeBufferPointer { bytes in
+            var start = offset
+            while start < bytes.count {
+                var at = start
+                let length = Int(leb128(bytes, &at))
+                // The record starts with its revision, zigzag-encoded (`ByteWriter.integer`).
+                var revisionAt = at
+                let raw = leb128(bytes, &revisionAt)
+                if Int(Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))) > revision { return start }
+                start = at + length
+            }
+            return bytes.count
+        }
+    }
+
+    /// The LEB128 number at `at`, which moves past it; the chunk is ours and well formed.
+    private static func leb128(_ bytes: UnsafeBufferPointer<UInt8>, _ at: inout Int) -> UInt64 {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while true {
+            let byte = bytes[at]
+            at += 1
+            value |= UInt64(byte & 0x7F) << shift
+            if byte & 0x80 == 0 { return value }
+            shift += 7
+        }
     }
 
     private struct Records: Sequence, IteratorProtocol {
