@@ -193,13 +193,15 @@ final class SessionTable {
                 case .save(let saved):
                     let (session, body, lease) = (saved.session, saved.body, saved.lease)
                     let id = session.id
-                    let after = loggedThrough[id] ?? stored[id]?.loggedThrough ?? .min
-                    let events = SessionCodec.packEvents(of: session, after: after)
+                    // Each dictionary is asked once: hashing an id is about 200 instructions.
+                    let loggedInBatch = loggedThrough[id]
+                    let known = stored[id]
+                    let events = SessionCodec.packEvents(of: session, after: loggedInBatch ?? known?.loggedThrough ?? .min)
                     // A fold writes the events the chunks lack, gathered from the rows since the last
                     // fold. The log's events are those, but for a row of format 1 or 2: its events
                     // are inline, none in chunks, so the first row since its fold brings them all.
                     var foldEvents: [UInt8]?
-                    if loggedThrough[id] == nil, log.unfolded[id] == nil, let known = stored[id], known.eventsThrough == nil {
+                    if let known, known.eventsThrough == nil, loggedInBatch == nil, log.unfolded[id] == nil {
                         foldEvents = SessionCodec.packEvents(of: session, after: .min)
                     }
                     try append(
@@ -235,11 +237,15 @@ final class SessionTable {
                         eventsDroppedThrough: session.eventsDroppedThrough),
                     removed: false)
                 let size = Self.storedSize(of: session, body: saved.body)
-                let before = stored[row.id]
-                stored[row.id] = Stored(
-                    size: size, eventsThrough: before?.eventsThrough, droppedThrough: before?.droppedThrough ?? 0,
-                    loggedThrough: session.revision)
-                storedBytes += size - (before?.size ?? 0)
+                // Changed in place when known: one lookup, as this runs for every change.
+                if let index = stored.index(forKey: row.id) {
+                    storedBytes += size - stored.values[index].size
+                    stored.values[index].size = size
+                    stored.values[index].loggedThrough = session.revision
+                } else {
+                    stored[row.id] = Stored(size: size, eventsThrough: nil, droppedThrough: 0, loggedThrough: session.revision)
+                    storedBytes += size
+                }
             case .remove:
                 log.append(size: row.size, for: row.id, saving: nil, removed: true)
                 storedBytes -= stored.removeValue(forKey: row.id)?.size ?? 0
