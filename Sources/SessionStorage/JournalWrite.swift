@@ -1,6 +1,6 @@
 import Presentation
 
-/// One change for the file, queued for the next group commit: a row of the log (SessionTable).
+/// One change for the file, queued for the next group commit: an entry of its row in the log (SessionTable).
 enum JournalWrite: Sendable {
     case save(SavedSession)
     case remove([SessionID])

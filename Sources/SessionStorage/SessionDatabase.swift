@@ -139,6 +139,7 @@ public enum SessionDatabase {
                 try connection.execute("BEGIN IMMEDIATE; \(upgrade)")
                 do {
                     if version == 2 { try SessionTable.repackEvents(connection) }
+                    if version == 3 { try SessionTable.repackLog(connection) }
                     try connection.execute("COMMIT")
                 } catch {
                     try? connection.execute("ROLLBACK")

@@ -6,21 +6,21 @@ import Presentation
 ///
 /// Why a log: a change used to rewrite its session's row and insert its events in place, and
 /// the sessions of one group commit are spread over the file, so each change dirtied two or
-/// three pages of their own (about 7 KB written a change). A change now appends one row at the
-/// log's end, where the rows of a whole commit share a few pages. Folding a session writes its
-/// row and events once for all the changes it made since it was last folded.
+/// three pages of their own (about 7 KB written a change). A group commit now appends one row
+/// at the log's end, an entry a change. Folding a session writes its row and events once for
+/// all the changes it made since it was last folded.
 ///
 /// The log is deleted from its start up to the first row of the oldest unfolded session: every
 /// row before it is of a session folded since (or removed), so the tables hold it or newer.
 /// A value type, changed only once the transaction it describes has committed.
 struct SessionLog {
-    /// A session's state as one row of the log saves it.
+    /// A session's state as an entry of the log saves it.
     struct SavedRow {
         let revision: Int
         let body: [UInt8]
         let lease: SessionLease
         /// Its kept events for the next fold to write, packed (`SessionCodec.packEvents`): those
-        /// new since its previous row, as a rule (`SessionTable.apply`).
+        /// new since its previous entry, as a rule (`SessionTable.apply`).
         let events: [UInt8]
         /// Its history had dropped every event up to this revision.
         let eventsDroppedThrough: Int
@@ -65,13 +65,25 @@ struct SessionLog {
     /// The number of rows from `head` on.
     var rows: Int { next - head }
 
-    /// Notes a row appended at `next`, of `size` bytes, for `id`: its newest state when `saved`
-    /// is given, removed when `removed`, otherwise its lease alone moved on.
+    /// Notes a row of `size` bytes appended at `next`, with one entry, for `id`: its newest state
+    /// when `saved` is given, removed when `removed`, otherwise its lease alone moved on.
     mutating func append(size: Int, for id: SessionID, saving saved: SavedRow?, removed: Bool) {
-        let sequence = next
+        let sequence = appendRow(size: size)
+        note(id, in: sequence, saving: saved, removed: removed)
+    }
+
+    /// Notes a row of `size` bytes appended at `next`; its entries follow (`note`). Returns its
+    /// sequence number.
+    mutating func appendRow(size: Int) -> Int {
         next += 1
         sizes.append(size)
         bytes += size
+        return next - 1
+    }
+
+    /// Notes an entry of row `sequence` for `id`: its newest state when `saved` is given,
+    /// removed when `removed`, otherwise its lease alone moved on.
+    mutating func note(_ id: SessionID, in sequence: Int, saving saved: SavedRow?, removed: Bool) {
         if removed {
             unfolded[id] = nil
         } else if let saved {

@@ -20,7 +20,7 @@ extension SessionTable {
     }
 
     /// Every session the file holds, in the order first found: the tables' rows, with the
-    /// log's rows applied over them in order. A log row older than what the tables hold (its
+    /// log's entries applied over them in order. An entry older than what the tables hold (its
     /// session was folded after it) is skipped; a removal forgets the session.
     func readAll() throws -> [Found] {
         var found: [Found?] = []
@@ -39,45 +39,45 @@ extension SessionTable {
                         timeToLive: select.integer(3), lastAccess: Date(timeIntervalSince1970: select.real(2))),
                     events: events, tableEventsThrough: events.last?.revision, inLog: false))
         }
-        let rows = try connection.prepare(
-            "SELECT seq, session, kind, revision, body, last_access, ttl, events FROM log ORDER BY seq")
+        let rows = try connection.prepare("SELECT seq, entries FROM log ORDER BY seq")
         var last = 0
         while try rows.step() {
             last = rows.integer(0)
-            let rawID = rows.text(1) ?? ""
-            guard let kind = LogKind(rawValue: rows.integer(2)) else {
-                throw SQLiteError(code: SQLITE_CORRUPT, message: "log row \(last) is of unknown kind \(rows.integer(2))")
+            let entries: [SessionCodec.LogEntry]
+            do {
+                entries = try SessionCodec.logEntries(rows.blob(1))
+            } catch {
+                throw SQLiteError(code: SQLITE_CORRUPT, message: "log row \(last): \(error)")
             }
-            let lease = SessionLease(timeToLive: rows.integer(6), lastAccess: Date(timeIntervalSince1970: rows.real(5)))
-            let slot = index[rawID]
-            switch kind {
-            case .removed:
-                if let slot { found[slot] = nil }
-            case .touched:
-                if let slot, found[slot] != nil { found[slot]!.lease.moveForward(to: lease) }
-            case .saved:
-                let revision = rows.integer(3)
-                let events: [SessionCodec.EventRow]
-                do {
-                    events = try SessionCodec.unpackEvents(rows.blob(7))
-                } catch {
-                    throw SQLiteError(code: SQLITE_CORRUPT, message: "log row \(last), of session \(rawID): \(error)")
-                }
-                if let slot, var session = found[slot] {
-                    guard revision >= session.revision else { continue }
-                    let through = session.events.last?.revision ?? .min
-                    session.events += events.filter { $0.revision > through }
-                    session.body = rows.blob(4)
-                    session.revision = revision
-                    session.lease.moveForward(to: lease)
-                    session.inLog = true
-                    found[slot] = session
-                } else {
-                    index[rawID] = found.count
-                    found.append(
-                        Found(
-                            rawID: rawID, body: rows.blob(4), revision: revision, lease: lease, events: events,
-                            tableEventsThrough: nil, inLog: true))
+            for entry in entries {
+                switch entry {
+                case .removed(let rawID):
+                    if let slot = index[rawID] { found[slot] = nil }
+                case .touched(let rawID, let lease):
+                    if let slot = index[rawID], found[slot] != nil { found[slot]!.lease.moveForward(to: lease) }
+                case .saved(let rawID, let revision, let body, let lease, let packed):
+                    let events: [SessionCodec.EventRow]
+                    do {
+                        events = try SessionCodec.unpackEvents(packed)
+                    } catch {
+                        throw SQLiteError(code: SQLITE_CORRUPT, message: "log row \(last), of session \(rawID): \(error)")
+                    }
+                    if let slot = index[rawID], var session = found[slot] {
+                        guard revision >= session.revision else { continue }
+                        let through = session.events.last?.revision ?? .min
+                        session.events += events.filter { $0.revision > through }
+                        session.body = body
+                        session.revision = revision
+                        session.lease.moveForward(to: lease)
+                        session.inLog = true
+                        found[slot] = session
+                    } else {
+                        index[rawID] = found.count
+                        found.append(
+                            Found(
+                                rawID: rawID, body: body, revision: revision, lease: lease, events: events,
+                                tableEventsThrough: nil, inLog: true))
+                    }
                 }
             }
         }

@@ -12,9 +12,9 @@ import Presentation
 /// grew to about 15 KB at 512 kept events when it was inline), in one insert a fold (schema 2's
 /// row per event made a fold of 16 changes 17 inserts, and folds a tenth of the server's time).
 ///
-/// A change goes to neither: it appends a row to the log (its session's bytes, lease and new
-/// events), and the session is folded into the two tables later, once for many changes
-/// (`SessionLog`). Start-up reads the tables, then the log over them.
+/// A change goes to neither: it is an entry (its session's bytes, lease and new events) in the
+/// row its group commit appends to the log, and the session is folded into the two tables
+/// later, once for many changes (`SessionLog`). Start-up reads the tables, then the log over them.
 final class SessionTable {
     let connection: SQLiteConnection
     private let begin: SQLiteStatement
@@ -50,94 +50,6 @@ final class SessionTable {
     }
     var storedBytes = 0
 
-    /// Marks our files, so that another program's SQLite database is not taken for one.
-    static let applicationID = 0x5053_5331  // "PSS1"
-    /// 2 added a table of events (a row each), 3 the log and chunks of events in place of that
-    /// table; older files are upgraded when opened (`upgrade`, `repackEvents`).
-    static let schemaVersion = 3
-    static let schema = """
-        CREATE TABLE sessions (
-            id TEXT PRIMARY KEY NOT NULL,
-            body BLOB NOT NULL,
-            last_access REAL NOT NULL,
-            ttl INTEGER NOT NULL
-        );
-        \(chunksSchema)
-        \(logSchema)
-        PRAGMA application_id = \(applicationID);
-        PRAGMA user_version = \(schemaVersion);
-        """
-    private static let chunksSchema = """
-        CREATE TABLE event_chunks (
-            session TEXT NOT NULL,
-            through INTEGER NOT NULL,
-            body BLOB NOT NULL,
-            PRIMARY KEY (session, through)
-        ) WITHOUT ROWID;
-        """
-    /// `kind`: a `LogKind`. `body`, `revision` and `events` are empty (0) but for a saved state;
-    /// `events` holds the session's events new since its previous row (`SessionCodec.packEvents`).
-    private static let logSchema = """
-        CREATE TABLE log (
-            seq INTEGER PRIMARY KEY,
-            session TEXT NOT NULL,
-            kind INTEGER NOT NULL,
-            revision INTEGER NOT NULL,
-            body BLOB NOT NULL,
-            last_access REAL NOT NULL,
-            ttl INTEGER NOT NULL,
-            events BLOB NOT NULL
-        );
-        """
-    /// SQL that brings a file of an older schema version to this one. A version-1 file's rows
-    /// (formats 1 and 2) keep their events inline and are read as they are; each moves its
-    /// events out the next time it is folded. A version-2 file's events are then repacked
-    /// (`repackEvents`), in the same transaction.
-    static let upgrade = [
-        1: "\(chunksSchema) \(logSchema) PRAGMA user_version = \(schemaVersion);",
-        2: "\(chunksSchema) \(logSchema) PRAGMA user_version = \(schemaVersion);",
-    ]
-
-    /// Schema 2's `events` table (a row per event) into chunks, a session's events in one, and
-    /// the table dropped. Part of the upgrade from version 2.
-    static func repackEvents(_ connection: SQLiteConnection) throws(SQLiteError) {
-        let select = try connection.prepare("SELECT session, revision, body FROM events ORDER BY session, revision, position")
-        let insert = try connection.prepare("INSERT INTO event_chunks (session, through, body) VALUES (?1, ?2, ?3)")
-        var session: String?
-        var through = 0
-        var writer = ByteWriter()
-        func flush() throws(SQLiteError) {
-            guard let session else { return }
-            try insert.bind(.text(session), .integer(through), .blob(writer.bytes))
-            try insert.run()
-            writer = ByteWriter()
-        }
-        while try select.step() {
-            let rowSession = select.text(0) ?? ""
-            if rowSession != session {
-                try flush()
-                session = rowSession
-            }
-            through = select.integer(1)
-            let record = select.blob(2)
-            writer.integer(through)
-            writer.unsigned(UInt64(record.count))
-            writer.raw(record[...])
-        }
-        try flush()
-        try connection.execute("DROP TABLE events")
-    }
-
-    /// What a row of the log says of its session.
-    enum LogKind: Int {
-        /// The session's state after a change, creation, import or token rotation.
-        case saved = 0
-        /// The session's last access moved forward; only written for an unfolded session.
-        case touched = 1
-        /// The session was deleted (its rows in the tables went in the same transaction).
-        case removed = 2
-    }
-
     init(connection: SQLiteConnection, foldThreshold: Int) throws(SQLiteError) {
         self.connection = connection
         self.foldThreshold = foldThreshold
@@ -157,11 +69,7 @@ final class SessionTable {
         dropChunks = try connection.prepare("DELETE FROM event_chunks WHERE session = ?1 AND through <= ?2")
         deleteChunks = try connection.prepare("DELETE FROM event_chunks WHERE session = ?1")
         selectChunks = try connection.prepare("SELECT body FROM event_chunks WHERE session = ?1 ORDER BY through")
-        appendLog = try connection.prepare(
-            """
-            INSERT INTO log (seq, session, kind, revision, body, last_access, ttl, events)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
-            """)
+        appendLog = try connection.prepare("INSERT INTO log (seq, entries) VALUES (?1, ?2)")
         cutLog = try connection.prepare("DELETE FROM log WHERE seq < ?1")
     }
 
@@ -172,46 +80,40 @@ final class SessionTable {
     /// With `synchronous = NORMAL` in WAL mode, the COMMIT writes the log and returns: the
     /// fsync that makes the batch durable is `SyncQueue`'s, shared with the batches around it.
     func apply(_ writes: [JournalWrite]) throws(SQLiteError) {
-        // Each row appended, with the write it stands for and the events its session's next fold
-        // is to have from it: what `log` and `stored` learn once committed.
-        var rows: [(size: Int, id: SessionID, write: JournalWrite, foldEvents: [UInt8])] = []
+        // Each entry of the batch's row, with the write it stands for and the events its
+        // session's next fold is to have from it: what `log` and `stored` learn once committed.
+        var entries: [(id: SessionID, write: JournalWrite, foldEvents: [UInt8])] = []
+        var rowSize = 0
         try transaction { () throws(SQLiteError) in
             // Events logged by earlier writes of this batch, which `stored` does not know yet.
             var loggedThrough: [SessionID: Int] = [:]
-            func append(_ id: SessionID, _ kind: LogKind, _ write: JournalWrite, revision: Int = 0,
-                        body: [UInt8] = [], lease: SessionLease?, events: [UInt8] = [],
-                        foldEvents: [UInt8]? = nil) throws(SQLiteError) {
-                try appendLog.bind(
-                    .integer(log.next + rows.count), .sessionID(id), .integer(kind.rawValue), .integer(revision),
-                    .blob(body), .real(lease?.lastAccess.timeIntervalSince1970 ?? 0), .integer(lease?.timeToLive ?? 0),
-                    .blob(events))
-                try appendLog.run()
-                rows.append((body.count + events.count + Self.logRowOverhead, id, write, foldEvents ?? events))
-            }
+            // A session encodes to about 1 KB; more room is made as needed.
+            var row = ByteWriter(capacity: 1_152 * writes.count)
             for write in writes {
                 switch write {
                 case .save(let saved):
-                    let (session, body, lease) = (saved.session, saved.body, saved.lease)
+                    let session = saved.session
                     let id = session.id
                     // Each dictionary is asked once: hashing an id is about 200 instructions.
                     let loggedInBatch = loggedThrough[id]
                     let known = stored[id]
                     let events = SessionCodec.packEvents(of: session, after: loggedInBatch ?? known?.loggedThrough ?? .min)
-                    // A fold writes the events the chunks lack, gathered from the rows since the last
-                    // fold. The log's events are those, but for a row of format 1 or 2: its events
-                    // are inline, none in chunks, so the first row since its fold brings them all.
-                    var foldEvents: [UInt8]?
+                    SessionCodec.appendSaved(
+                        id, revision: session.revision, body: saved.body, lease: saved.lease, events: events, to: &row)
+                    // A fold writes the events the chunks lack, gathered from the entries since the
+                    // last fold. The log's events are those, but for a row of format 1 or 2: its events
+                    // are inline, none in chunks, so the first entry since its fold brings them all.
+                    var foldEvents = events
                     if let known, known.eventsThrough == nil, loggedInBatch == nil, log.unfolded[id] == nil {
                         foldEvents = SessionCodec.packEvents(of: session, after: .min)
                     }
-                    try append(
-                        id, .saved, write, revision: session.revision, body: body, lease: lease, events: events,
-                        foldEvents: foldEvents)
+                    entries.append((id, write, foldEvents))
                     loggedThrough[id] = session.revision
                 case .remove(let ids):
                     for id in ids {
                         try removeRows(of: id)
-                        try append(id, .removed, write, lease: nil)
+                        SessionCodec.appendRemoved(id, to: &row)
+                        entries.append((id, write, []))
                         loggedThrough[id] = .min
                     }
                 case .touch(let leases):
@@ -220,44 +122,51 @@ final class SessionTable {
                         try touch.run()
                         // The tables lack an unfolded session's latest state: its lease must be in the log.
                         if log.unfolded[id] != nil || loggedThrough[id] != nil {
-                            try append(id, .touched, .touch([id: lease]), lease: lease)
+                            SessionCodec.appendTouched(id, lease: lease, to: &row)
+                            entries.append((id, .touch([id: lease]), []))
                         }
                     }
                 }
             }
+            // Touches of folded sessions alone leave nothing for the log.
+            guard !entries.isEmpty else { return }
+            try appendLog.bind(.integer(log.next), .blob(row.bytes))
+            try appendLog.run()
+            rowSize = row.count + Self.logRowOverhead
         }
-        for row in rows {
-            switch row.write {
+        guard !entries.isEmpty else { return }
+        let sequence = log.appendRow(size: rowSize)
+        for entry in entries {
+            switch entry.write {
             case .save(let saved):
                 let session = saved.session
-                log.append(
-                    size: row.size, for: row.id,
+                log.note(
+                    entry.id, in: sequence,
                     saving: SessionLog.SavedRow(
-                        revision: session.revision, body: saved.body, lease: saved.lease, events: row.foldEvents,
+                        revision: session.revision, body: saved.body, lease: saved.lease, events: entry.foldEvents,
                         eventsDroppedThrough: session.eventsDroppedThrough),
                     removed: false)
                 let size = Self.storedSize(of: session, body: saved.body)
                 // Changed in place when known: one lookup, as this runs for every change.
-                if let index = stored.index(forKey: row.id) {
+                if let index = stored.index(forKey: entry.id) {
                     storedBytes += size - stored.values[index].size
                     stored.values[index].size = size
                     stored.values[index].loggedThrough = session.revision
                 } else {
-                    stored[row.id] = Stored(size: size, eventsThrough: nil, droppedThrough: 0, loggedThrough: session.revision)
+                    stored[entry.id] = Stored(size: size, eventsThrough: nil, droppedThrough: 0, loggedThrough: session.revision)
                     storedBytes += size
                 }
             case .remove:
-                log.append(size: row.size, for: row.id, saving: nil, removed: true)
-                storedBytes -= stored.removeValue(forKey: row.id)?.size ?? 0
+                log.note(entry.id, in: sequence, saving: nil, removed: true)
+                storedBytes -= stored.removeValue(forKey: entry.id)?.size ?? 0
             case .touch(let leases):
-                // Only an unfolded session's touch has a row; a folded one's went to its table row.
-                log.append(size: row.size, for: row.id, saving: nil, removed: false)
+                // Only an unfolded session's touch has an entry; a folded one's went to its table row.
                 for (id, lease) in leases { log.touch(id, lease: lease) }
             }
         }
     }
 
-    /// What a row of the log takes besides its body and events, roughly: for `foldThreshold`.
+    /// What a row of the log takes besides its entries, roughly: for `foldThreshold`.
     static let logRowOverhead = 48
 
     /// Folds the oldest unfolded sessions once the log holds more than `foldThreshold` bytes,

@@ -87,7 +87,7 @@ struct EventRowsTests {
         let restored = try #require(recovery.sessions.first?.session)
         #expect(restored.keptEvents.map(\.revision) == [1, 2])
         #expect(try Self.eventRevisions(of: id, in: directory).isEmpty)
-        #expect(try SQLiteConnection(path: path).texts("PRAGMA user_version") == ["3"])
+        #expect(try SQLiteConnection(path: path).texts("PRAGMA user_version") == ["\(SessionTable.schemaVersion)"])
 
         let store = InMemorySessionStore(journal: recovery.journal, clock: { now })
         store.restore(restored, lease: try #require(recovery.sessions.first?.lease))

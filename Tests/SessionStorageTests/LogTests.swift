@@ -11,7 +11,7 @@ import enum Presentation.Operation
 /// Changes go to the log first and reach the sessions' rows when folded (`SessionLog`).
 @Suite("Log of changes")
 struct LogTests {
-    @Test("A change appends one row to the log; its session's row and events are written when it is folded")
+    @Test("A commit appends one row to the log; its sessions' rows and events are written when they are folded")
     func changesGoToTheLog() throws {
         let directory = StorageFixture.directory()
         defer { StorageFixture.remove(directory) }
@@ -25,7 +25,9 @@ struct LogTests {
             }
         }
         let file = try Self.connection(directory)
-        #expect(try file.texts("SELECT kind || '@' || revision FROM log ORDER BY seq") == ["0@1", "0@2", "0@3", "0@4"])
+        // One row a commit; these four were committed one at a time.
+        #expect(try file.texts("SELECT count(*) FROM log") == ["4"])
+        #expect(try Self.savedRevisions(in: file) == [1, 2, 3, 4])
         #expect(try file.texts("SELECT count(*) FROM sessions") == ["0"])
         #expect(try file.texts("SELECT count(*) FROM event_chunks") == ["0"])
 
@@ -87,7 +89,7 @@ struct LogTests {
             }
             // The fold after a commit runs before the next commit, so at most this step's row is unfolded.
             let logBytes = try Self.connection(directory).texts(
-                "SELECT coalesce(sum(length(body) + length(events)), 0) + count(*) * \(SessionTable.logRowOverhead) FROM log")
+                "SELECT coalesce(sum(length(entries)), 0) + count(*) * \(SessionTable.logRowOverhead) FROM log")
             #expect(Int(logBytes.first ?? "") ?? .max <= threshold + 2_000, "step \(step): \(logBytes)")
 
             if step % 75 == 0 {
@@ -135,7 +137,7 @@ struct LogTests {
         try recovery.journal.touch([sessions[0].id: lease])
         #expect(failures.load(ordering: .relaxed) == 0)
         let logBytes = try Self.connection(directory).texts(
-            "SELECT coalesce(sum(length(body) + length(events)), 0) + count(*) * \(SessionTable.logRowOverhead) FROM log")
+            "SELECT coalesce(sum(length(entries)), 0) + count(*) * \(SessionTable.logRowOverhead) FROM log")
         #expect(Int(logBytes.first ?? "") ?? .max <= 2 * threshold + 1_000, "\(logBytes)")
 
         recovery.journal.abandon()
@@ -215,13 +217,114 @@ struct LogTests {
         let reopened = try SessionDatabase.open(directory: directory, limits: .default, now: start)
         defer { reopened.journal.close() }
         #expect(reopened.sessions.map(\.session) == [session])
-        #expect(try file.texts("PRAGMA user_version") == ["3"])
+        #expect(try file.texts("PRAGMA user_version") == ["\(SessionTable.schemaVersion)"])
         #expect(try file.texts("SELECT count(*) FROM event_chunks") == ["1"])
         #expect(try StorageFixture.storedEventRevisions(of: id, in: directory) == session.keptEvents.map(\.revision))
         #expect(try file.texts("SELECT name FROM sqlite_schema WHERE name = 'events'").isEmpty)
     }
 
+    /// Schema 3 logged a row a change. A server that crashed leaves such rows unfolded; the
+    /// upgrade turns each into a row of one entry, and start-up reads them as any other.
+    @Test("A file of schema 3 with rows left in its log opens with every logged state, touch and deletion")
+    func upgradeFromSchemaThree() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let start = StorageFixture.start
+        let first = try SessionDatabase.open(directory: directory, limits: .default, now: start)
+        let store = InMemorySessionStore(journal: first.journal, clock: { start })
+        let kept = try store.create(root: StorageFixture.spec("home"), now: start).session.id
+        let deleted = try store.create(root: StorageFixture.spec("home"), now: start).session.id
+        try first.journal.foldAll()
+        // In the log only: a change of a folded session, a new session, a touch and a deletion.
+        let changed = try store.update(kept) { session in
+            _ = try session.apply([Step(operation: .push(StorageFixture.spec("a")))], at: start, limits: .default)
+            return session
+        }
+        let added = try store.create(root: StorageFixture.spec("other"), now: start).session
+        let later = SessionLease(timeToLive: 60, lastAccess: start.addingTimeInterval(30))
+        try first.journal.touch([added.id: later])
+        #expect(try store.delete(deleted))
+        first.journal.abandon()
+
+        // The same rows as schema 3 held them: a row each, in the same order.
+        let file = try Self.connection(directory)
+        var rows: [SessionCodec.LogEntry] = []
+        let select = try file.prepare("SELECT entries FROM log ORDER BY seq")
+        while try select.step() { rows += try SessionCodec.logEntries(select.blob(0)) }
+        #expect(rows.count == 4)
+        try file.execute(
+            """
+            DROP TABLE log;
+            CREATE TABLE log (seq INTEGER PRIMARY KEY, session TEXT NOT NULL, kind INTEGER NOT NULL,
+                revision INTEGER NOT NULL, body BLOB NOT NULL, last_access REAL NOT NULL, ttl INTEGER NOT NULL,
+                events BLOB NOT NULL);
+            PRAGMA user_version = 3;
+            """)
+        let insert = try file.prepare("INSERT INTO log VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
+        for (sequence, entry) in rows.enumerated() {
+            let values: [SQLiteValue]
+            switch entry {
+            case .saved(let rawID, let revision, let body, let lease, let events):
+                values = [
+                    .text(rawID), .integer(0), .integer(revision), .blob(body), .real(lease.lastAccess.timeIntervalSince1970),
+                    .integer(lease.timeToLive), .blob(events),
+                ]
+            case .touched(let rawID, let lease):
+                values = [
+                    .text(rawID), .integer(1), .integer(0), .blob([]), .real(lease.lastAccess.timeIntervalSince1970),
+                    .integer(lease.timeToLive), .blob([]),
+                ]
+            case .removed(let rawID):
+                values = [.text(rawID), .integer(2), .integer(0), .blob([]), .real(0), .integer(0), .blob([])]
+            }
+            try insert.bind(.integer(sequence + 1), values[0], values[1], values[2], values[3], values[4], values[5], values[6])
+            try insert.run()
+        }
+
+        let reopened = try SessionDatabase.open(directory: directory, limits: .default, now: start)
+        defer { reopened.journal.close() }
+        let found = Dictionary(uniqueKeysWithValues: reopened.sessions.map { ($0.session.id, $0) })
+        #expect(Set(found.keys) == [kept, added.id])
+        #expect(found[kept]?.session == changed)
+        #expect(found[added.id]?.session == added)
+        #expect(found[added.id]?.lease.lastAccess == later.lastAccess)
+        #expect(try file.texts("PRAGMA user_version") == ["\(SessionTable.schemaVersion)"])
+        #expect(try file.texts("SELECT name FROM sqlite_schema WHERE name = 'log_v3'").isEmpty)
+        #expect(try file.texts("SELECT count(*) FROM log") == ["0"], "start-up folded what the old log held")
+    }
+
+    @Test("A log row that does not read back refuses start-up as corruption, naming the row")
+    func corruptLogRow() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let first = try SessionDatabase.open(directory: directory, limits: .default, now: StorageFixture.start)
+        let store = InMemorySessionStore(journal: first.journal)
+        _ = try store.create(root: StorageFixture.spec("home"), now: StorageFixture.start)
+        first.journal.abandon()
+        // A stray byte after the row's one entry: the start of an entry that is not there.
+        let file = try Self.connection(directory)
+        try file.execute("UPDATE log SET entries = entries || x'07'")
+        #expect {
+            _ = try SessionDatabase.open(directory: directory, limits: .default, now: StorageFixture.start)
+        } throws: { error in
+            guard case StorageOpenError.corrupt(_, let details) = error else { return false }
+            return details.contains("log row 1")
+        }
+    }
+
     private static func connection(_ directory: String) throws -> SQLiteConnection {
         try SQLiteConnection(path: (directory as NSString).appendingPathComponent(SessionDatabase.fileName))
+    }
+
+    /// The revision of every saved state in the log, in order.
+    private static func savedRevisions(in file: SQLiteConnection) throws -> [Int] {
+        let rows = try file.prepare("SELECT entries FROM log ORDER BY seq")
+        var revisions: [Int] = []
+        while try rows.step() {
+            for entry in try SessionCodec.logEntries(rows.blob(0)) {
+                if case .saved(_, let revision, _, _, _) = entry { revisions.append(revision) }
+            }
+        }
+        return revisions
     }
 }
