@@ -5,16 +5,13 @@
 /// gets one when it is not the first. Misnesting (an `endObject()` with nothing open) is a
 /// programming error and stops the process.
 ///
-/// Noncopyable, so that it can own its buffer outright: every write is a bounds check and a
-/// store, with none of the uniqueness checks an `[UInt8]` makes on each append (they were a
-/// third of the time spent writing a session). `bytes` copies the text out once, at the end.
+/// It writes into a `ByteBuffer` it owns (so it is noncopyable too), and `bytes` copies the
+/// text out once, at the end.
 ///
 /// The small writes (keys, strings, brackets) are inlinable: a session's answer is a few
 /// hundred of them, and as calls from another module each cost more than the bytes it wrote.
 public struct JSONWriter: ~Copyable {
-    @usableFromInline var storage: UnsafeMutablePointer<UInt8>
-    @usableFromInline var count = 0
-    @usableFromInline var capacity: Int
+    @usableFromInline var buffer: ByteBuffer
     /// How many arrays and objects are open.
     @usableFromInline var depth = 0
     /// Whether the innermost open array or object needs a comma before its next element.
@@ -29,8 +26,7 @@ public struct JSONWriter: ~Copyable {
 
     /// `capacity` is a guess at the output size in bytes, to grow the buffer fewer times.
     public init(capacity: Int = 1024) {
-        self.capacity = max(capacity, 16)
-        storage = .allocate(capacity: self.capacity)
+        buffer = ByteBuffer(capacity: capacity)
     }
 
     /// Reopens a complete JSON object, `object`, to add members to it; `endObject()` closes it again.
@@ -43,23 +39,25 @@ public struct JSONWriter: ~Copyable {
         needsComma = object.count > 2
     }
 
-    deinit {
-        storage.deallocate()
+    /// The buffer's parts, as the writes below use them.
+    @usableFromInline var storage: UnsafeMutablePointer<UInt8> { buffer.storage }
+    @usableFromInline var capacity: Int { buffer.capacity }
+    @usableFromInline var count: Int {
+        @inline(__always) get { buffer.count }
+        @inline(__always) set { buffer.count = newValue }
     }
 
     /// How many bytes are written so far: the offset the next byte goes to.
     public var written: Int { count }
 
     /// The JSON text written so far; take it when done.
-    public var bytes: [UInt8] {
-        Array(UnsafeBufferPointer(start: storage, count: count))
-    }
+    public var bytes: [UInt8] { buffer.bytes }
 
     /// Calls `body` with the text written so far, valid only during the call: for a caller that
     /// assembles it with other bytes, without `bytes`' copy.
     @inlinable
     public func withWrittenBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try body(UnsafeBufferPointer(start: storage, count: count))
+        try buffer.withBytes(body)
     }
 
     /// The same text as a `String` (it is valid UTF-8): one copy, none for 15 bytes or fewer.
@@ -72,28 +70,17 @@ public struct JSONWriter: ~Copyable {
 
     @inlinable @inline(__always)
     mutating func append(_ byte: UInt8) {
-        if count == capacity { grow(toHold: count + 1) }
-        storage[count] = byte
-        count += 1
+        buffer.append(byte)
     }
 
     @inlinable @inline(__always)
     mutating func append(_ run: UnsafeBufferPointer<UInt8>) {
-        guard let base = run.baseAddress, !run.isEmpty else { return }
-        if count + run.count > capacity { grow(toHold: count + run.count) }
-        (storage + count).update(from: base, count: run.count)
-        count += run.count
+        buffer.append(run)
     }
 
-    @usableFromInline
+    @inlinable @inline(__always)
     mutating func grow(toHold needed: Int) {
-        var newCapacity = capacity * 2
-        while newCapacity < needed { newCapacity *= 2 }
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        grown.update(from: storage, count: count)
-        storage.deallocate()
-        storage = grown
-        capacity = newCapacity
+        buffer.grow(toHold: needed)
     }
 
     /// Writes any value; `.number` goes out as its stored spelling, which the parser checked.

@@ -7,67 +7,41 @@ package import JSON
 ///
 /// Integers are LEB128 after a zigzag turn, so small numbers, the usual case, take one byte.
 ///
-/// The bytes go into a buffer of its own, written through a pointer, and `bytes` copies them
-/// out once at the end. Appended to an `[UInt8]`, every primitive paid the array's uniqueness
-/// and capacity checks: a string took 200-330 instructions, and a durable change's encoding
-/// of a six-screen session about 13,000 (docs/performance.md, item 62). Not copyable, so that
-/// the buffer has one owner, which frees it.
+/// The bytes go into a `ByteBuffer` (the JSON writer's), written through a pointer, and `bytes`
+/// copies them out once at the end. Appended to an `[UInt8]`, every primitive paid the array's
+/// uniqueness and capacity checks: a string took 200-330 instructions, and a durable change's
+/// encoding of a six-screen session about 13,000 (docs/performance.md, item 62).
 package struct ByteWriter: ~Copyable {
-    private var storage: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    /// Bytes written so far.
-    package private(set) var count = 0
+    private var buffer: ByteBuffer
 
     package init(capacity: Int = 1024) {
-        self.capacity = max(capacity, 16)
-        storage = .allocate(capacity: self.capacity)
+        buffer = ByteBuffer(capacity: capacity)
     }
 
-    deinit {
-        storage.deallocate()
-    }
+    /// Bytes written so far.
+    package var count: Int { buffer.count }
 
     /// What has been written, as an array of its exact size.
-    package var bytes: [UInt8] {
-        [UInt8](UnsafeBufferPointer(start: storage, count: count))
-    }
+    package var bytes: [UInt8] { buffer.bytes }
 
     /// Calls `body` with what has been written, in place.
     package func withBytes<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        try body(UnsafeBufferPointer(start: storage, count: count))
-    }
-
-    /// Where the next `extra` bytes go, growing the buffer when they do not fit; the caller
-    /// writes them and adds what it wrote to `count`.
-    @inline(__always)
-    private mutating func room(for extra: Int) -> UnsafeMutablePointer<UInt8> {
-        if count + extra > capacity { grow(toHold: count + extra) }
-        return storage + count
-    }
-
-    private mutating func grow(toHold needed: Int) {
-        let larger = max(needed, capacity * 2)
-        let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        moved.initialize(from: storage, count: count)
-        storage.deallocate()
-        storage = moved
-        capacity = larger
+        try buffer.withBytes(body)
     }
 
     private mutating func append(_ source: UnsafeRawBufferPointer) {
         guard let base = source.baseAddress, !source.isEmpty else { return }
-        UnsafeMutableRawPointer(room(for: source.count)).copyMemory(from: base, byteCount: source.count)
-        count += source.count
+        UnsafeMutableRawPointer(buffer.room(for: source.count)).copyMemory(from: base, byteCount: source.count)
+        buffer.count += source.count
     }
 
     package mutating func byte(_ value: UInt8) {
-        room(for: 1).pointee = value
-        count += 1
+        buffer.append(value)
     }
 
     package mutating func unsigned(_ value: UInt64) {
         // Ten bytes hold any 64-bit value.
-        count += Self.put(value, at: room(for: 10))
+        buffer.count += Self.put(value, at: buffer.room(for: 10))
     }
 
     /// Writes `value` as `unsigned` does at `out`, which has room for what it takes (ten bytes
@@ -112,8 +86,8 @@ package struct ByteWriter: ~Copyable {
     /// A session id as `string(_:)` would write its `rawValue`, without making that String.
     package mutating func string(_ id: SessionID) {
         unsigned(UInt64(SessionID.length))
-        id.spell(into: UnsafeMutableBufferPointer(start: room(for: SessionID.length), count: SessionID.length))
-        count += SessionID.length
+        id.spell(into: UnsafeMutableBufferPointer(start: buffer.room(for: SessionID.length), count: SessionID.length))
+        buffer.count += SessionID.length
     }
 
     package mutating func string(_ value: String) {
