@@ -65,13 +65,6 @@ struct SessionLog {
     /// The number of rows from `head` on.
     var rows: Int { next - head }
 
-    /// Notes a row of `size` bytes appended at `next`, with one entry, for `id`: its newest state
-    /// when `saved` is given, removed when `removed`, otherwise its lease alone moved on.
-    mutating func append(size: Int, for id: SessionID, saving saved: SavedRow?, removed: Bool) {
-        let sequence = appendRow(size: size)
-        note(id, in: sequence, saving: saved, removed: removed)
-    }
-
     /// Notes a row of `size` bytes appended at `next`; its entries follow (`note`). Returns its
     /// sequence number.
     mutating func appendRow(size: Int) -> Int {

@@ -15,14 +15,17 @@ struct SessionLogTests {
             now: StorageFixture.start)
     }
 
-    /// Appends a row of `size` bytes saving `session`.
-    private static func save(_ session: Session, size: Int, in log: inout SessionLog) {
-        log.append(
-            size: size, for: session.id,
-            saving: SessionLog.SavedRow(
-                revision: session.revision, body: [], lease: lease, events: [],
-                eventsDroppedThrough: session.eventsDroppedThrough),
-            removed: false)
+    /// Appends a row of `size` bytes saving each of `sessions`.
+    private static func save(_ sessions: Session..., size: Int, in log: inout SessionLog) {
+        let sequence = log.appendRow(size: size)
+        for session in sessions {
+            log.note(
+                session.id, in: sequence,
+                saving: SessionLog.SavedRow(
+                    revision: session.revision, body: [], lease: lease, events: [],
+                    eventsDroppedThrough: session.eventsDroppedThrough),
+                removed: false)
+        }
     }
 
     @Test("A fold takes the sessions whose first unfolded row is oldest, and cuts the log to the next one's")
@@ -67,13 +70,32 @@ struct SessionLogTests {
         #expect(log.plan(toAtMost: 0, limit: 10).ids == [sessions[2].id, sessions[3].id, sessions[4].id, sessions[0].id])
     }
 
+    @Test("A row holds the entries of one commit: the log is cut past it only once all its sessions are folded")
+    func sharedRow() {
+        var log = SessionLog(next: 1)
+        let (a, b, c) = (Self.session(1), Self.session(2), Self.session(3))
+        Self.save(a, b, size: 200, in: &log)  // row 1: a commit of two changes
+        Self.save(c, size: 100, in: &log)  // row 2
+        #expect(log.unfolded[a.id]?.firstSequence == 1 && log.unfolded[b.id]?.firstSequence == 1)
+
+        let one = log.plan(toAtMost: 250, limit: 1)
+        #expect(one.ids == [a.id])
+        #expect(one.head == 1, "b's change is in row 1 still")
+        log.folded(one.ids, head: one.head)
+        let next = log.plan(toAtMost: 250, limit: 1)
+        #expect(next.ids == [b.id])
+        #expect(next.head == 2, "cut to c's row")
+        log.folded(next.ids, head: next.head)
+        #expect(log.bytes == 100)
+    }
+
     @Test("With no session left unfolded, the whole log is cut: its rows are removals and touches")
     func nothingToFold() {
         var log = SessionLog(next: 1)
         let session = Self.session(1)
         Self.save(session, size: 100, in: &log)
-        log.append(size: 20, for: session.id, saving: nil, removed: true)
-        log.append(size: 20, for: session.id, saving: nil, removed: false)
+        log.note(session.id, in: log.appendRow(size: 20), saving: nil, removed: true)
+        log.note(session.id, in: log.appendRow(size: 20), saving: nil, removed: false)
         let plan = log.plan(toAtMost: 0, limit: 10)
         #expect(plan.ids.isEmpty)
         #expect(plan.head == log.next)
