@@ -431,6 +431,8 @@ def cmd_report(args):
         server, measure = item.get("server"), item.get("measure")
         if measure == "sessions":
             measures[f"{server}_bytes_per_session"] = item["bytes_per_session"]
+        elif measure == "aged":
+            measures[f"{server}_bytes_per_aged_session"] = item["bytes_per_session"]
         elif measure == "subscribers":
             measures[f"{server}_bytes_per_subscriber"] = item["bytes_per_subscriber"]
             measures[f"{server}_idle_cpu_percent"] = item["idle_cpu_percent"]
@@ -482,6 +484,9 @@ def cmd_report(args):
             out.write(f"  {measure}: skipped ({item['skipped']})\n")
         elif measure == "sessions":
             out.write(f"  {server:<5} {item['bytes_per_session']:>7} B per session ({item['sessions']} sessions)\n")
+        elif measure == "aged":
+            out.write(f"  {server:<5} {item['bytes_per_session']:>7} B per session after {item['changes']} changes each "
+                      f"({item['sessions']} sessions; {item['bytes_per_new_session']} B each when new)\n")
         elif measure == "subscribers":
             out.write(f"  {server:<5} {item['bytes_per_subscriber']:>7} B per idle SSE subscriber "
                       f"({item['subscribers']}), idle CPU {item['idle_cpu_percent']}% over {item['idle_seconds']} s\n")
