@@ -5,7 +5,7 @@
 /// Two costs shape how the events are kept:
 /// - Memory. An `Event` value is 80 bytes, and its ids and params make it more; packed in
 ///   their binary form (Event+Bytes.swift) the events of a push take about 20. Most
-///   sessions keep only a few events, and a long-lived one keeps `eventsKept` (512).
+///   sessions keep only a few events, and a long-lived one keeps `eventsKept` (128 by default).
 /// - Copies. Sessions are values, and every change is made on a copy that shares storage
 ///   with the stored session (`Session.apply`, the store's update), so one array of every
 ///   kept event would be copied whole on every change. The events are kept in chunks of

@@ -6,7 +6,11 @@ public struct Limits: Hashable, Sendable {
     public var maxPresentationDepth: Int
     /// Steps in one `apply`.
     public var maxBatchSteps: Int
-    /// Events a session keeps for `events(after:)`.
+    /// Events a session keeps for `events(after:)`. The default, 128, is minutes of a person's
+    /// navigation for a client to resume from; one further behind refetches the session (410
+    /// `history_expired`). A long-lived session holds its whole kept history, about 30 bytes an
+    /// event in memory: at 512 such a session took 18 KB, at 128 it takes 8.5 KB
+    /// (docs/performance.md, stop 22).
     public var eventsKept: Int
     /// Closed presentations whose outcome a session remembers.
     public var outcomesKept: Int
@@ -25,7 +29,7 @@ public struct Limits: Hashable, Sendable {
         maxStackLength: Int = 64,
         maxPresentationDepth: Int = 8,
         maxBatchSteps: Int = 100,
-        eventsKept: Int = 512,
+        eventsKept: Int = 128,
         outcomesKept: Int = 256,
         maxSessions: Int = 100_000,
         repliesKept: Int = 32,

@@ -87,7 +87,7 @@ struct Options {
         Setting(flag: "--max-presentation-depth", environment: "MAX_PRESENTATION_DEPTH", help: "presentations stacked on each other (default 8)") {
             $0.limits.maxPresentationDepth = try integer($1, "--max-presentation-depth", 1...1_000)
         },
-        Setting(flag: "--events-kept", environment: "EVENTS_KEPT", help: "events of history kept per session (default 512)") {
+        Setting(flag: "--events-kept", environment: "EVENTS_KEPT", help: "events of history kept per session (default 128)") {
             $0.limits.eventsKept = try integer($1, "--events-kept", 1...1_000_000)
         },
         Setting(flag: "--max-params-depth", environment: "MAX_PARAMS_DEPTH", help: "JSON nesting allowed in a request body (default 32)") {

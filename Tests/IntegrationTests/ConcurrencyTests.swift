@@ -14,7 +14,8 @@ struct ConcurrencyTests {
 
     @Test("Eight clients pushing and popping one session lose no update and leave a valid tree")
     func oneSessionManyClients() throws {
-        try withServer(limits: Limits(maxStackLength: 1000)) { server in
+        // Every change's event is kept (401 of them), so the history can account for each one.
+        try withServer(limits: Limits(maxStackLength: 1000, eventsKept: 1000)) { server in
             let client = try server.connect()
             let session = try client.createSession()
             let results = Threads.run(8) { thread in

@@ -85,6 +85,35 @@ struct ExecutableTests {
         #expect(lines.last?["event"] as? String == "stopped")
     }
 
+    @Test("By default a session keeps its last 128 events; older ones are 410, and --events-kept sets it")
+    func defaultKeptHistory() throws {
+        for (arguments, kept) in [([String](), 128), (["--events-kept", "96"], 96)] {
+            let server = try ServerProcess.start(arguments: ["--port", "0", "--storage", "memory"] + arguments, accessLog: false)
+            defer { _ = try? server.terminate() }
+            let base = "http://127.0.0.1:\(try server.port())/v1/sessions"
+            let created = try Curl.run(["-s", base, "-H", "Content-Type: application/json", "-d", #"{"root": {"screen": "inbox"}}"#])
+            let session = try #require(try JSONSerialization.jsonObject(with: Data(created.utf8)) as? [String: Any])
+            let id = try #require(session["id"] as? String)
+            let auth = "Authorization: Bearer \(try #require(session["token"] as? String))"
+            // Twenty revisions of eight events (four pushes and pops) after the creation's one:
+            // the history drops whole revisions, and eight divides both limits.
+            let pairs = Array(repeating: #"{"op": "push", "screen": "detail"}, {"op": "pop"}"#, count: 4)
+            let batch = #"{"operations": ["# + pairs.joined(separator: ", ") + "]}"
+            for _ in 0..<20 {
+                let status = try Curl.run([
+                    "-s", "-o", "/dev/null", "-w", "%{http_code}", "\(base)/\(id)/batch", "-H", auth,
+                    "-H", "Content-Type: application/json", "-d", batch,
+                ])
+                #expect(status == "200")
+            }
+            let listed = try Curl.run(["-s", "\(base)/\(id)/events", "-H", auth])
+            let events = try #require(try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any])
+            #expect((events["events"] as? [Any])?.count == kept)
+            let expired = try Curl.run(["-s", "-w", " %{http_code}", "\(base)/\(id)/events?after=1", "-H", auth])
+            #expect(expired.hasSuffix(" 410") && expired.contains("history_expired"))
+        }
+    }
+
     @Test("SIGTERM releases a waiting long poll and still exits 0")
     func shutdownReleasesWaiters() throws {
         let server = try ServerProcess.start(arguments: ["--port", "0"])
