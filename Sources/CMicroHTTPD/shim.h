@@ -9,16 +9,17 @@
 // Swift cannot call C variadic functions. These wrappers give the two variadic entry
 // points we use a fixed signature; they hold no logic of their own.
 
-/// MHD_start_daemon with the access handler, the completion callback (both getting
-/// `context`) and every other option passed as an MHD_OPTION_ARRAY. The array goes first:
-/// it starts with the logger, which libmicrohttpd wants before any other option.
+/// MHD_start_daemon with the accept policy, the access handler, the completion callback (all
+/// getting `context`) and every other option passed as an MHD_OPTION_ARRAY. The array goes
+/// first: it starts with the logger, which libmicrohttpd wants before any other option.
 static inline struct MHD_Daemon *
 CMicroHTTPD_start_daemon(unsigned int flags,
+                         MHD_AcceptPolicyCallback accept,
                          MHD_AccessHandlerCallback handler,
                          void *context,
                          MHD_RequestCompletedCallback completed,
                          struct MHD_OptionItem *options) {
-    return MHD_start_daemon(flags, 0, NULL, NULL, handler, context,
+    return MHD_start_daemon(flags, 0, accept, context, handler, context,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_END);

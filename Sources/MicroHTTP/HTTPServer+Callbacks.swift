@@ -33,6 +33,15 @@ struct ConnectionHandle: Sendable {
     func resume() { MHD_resume_connection(raw) }
 }
 
+/// MHD_AcceptPolicyCallback: every new connection is taken until the server begins to stop;
+/// from then on libmicrohttpd closes each one as soon as it is accepted.
+func acceptConnection(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<sockaddr>?, _ length: socklen_t)
+    -> MHD_Result
+{
+    guard let cls else { return .NO }
+    return Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().isStopping ? .NO : .YES
+}
+
 /// MHD_AccessHandlerCallback: called when headers arrive, for each body chunk, then
 /// once more with no data, when the request is whole (and again after a resume).
 func handleAccess(

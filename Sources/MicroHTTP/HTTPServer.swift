@@ -76,7 +76,7 @@ public final class HTTPServer: Sendable {
                 var options = Self.options(for: configuration, address: sockaddr, tls: tlsStrings, context: retained)
                 return options.withUnsafeMutableBufferPointer { items in
                     CMicroHTTPD_start_daemon(
-                        flags, handleAccess, retained.toOpaque(), handleCompleted, items.baseAddress)
+                        flags, acceptConnection, handleAccess, retained.toOpaque(), handleCompleted, items.baseAddress)
                 }
             }
             guard let daemon else {
@@ -102,8 +102,11 @@ public final class HTTPServer: Sendable {
             return (daemon, retained, state.tlsStrings)
         }
         guard let (daemon, retained, tlsStrings) = taken else { return }
-        let listener = MHD_quiesce_daemon(daemon)
-        if listener >= 0 { close(listener) }
+        // From here `acceptConnection` closes every new connection at once. Not
+        // MHD_quiesce_daemon: in libmicrohttpd 0.9.75 it removes the listening socket from each
+        // worker's epoll set while the worker may be removing it too, and whichever loses
+        // aborts the process ("Failed to remove listen FD from epoll set"); it did so in a
+        // test run. The socket stays open until MHD_stop_daemon closes it below.
         context.beginShutdown()
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int(configuration.shutdownGraceSeconds * 1000))

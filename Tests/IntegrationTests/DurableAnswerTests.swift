@@ -141,6 +141,43 @@ struct DurableAnswerTests {
         #expect(original.header("Idempotent-Replayed") == nil && replayed.header("Idempotent-Replayed") == "true")
     }
 
+    @Test("A stopping server closes new connections unanswered while a change in flight finishes")
+    func stoppingClosesNewConnections() throws {
+        let (journal, server, client, _) = try Self.pendingPush()
+        defer { server.stop() }
+        let stopped = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            server.stop()
+            stopped.signal()
+        }
+        // The listening socket stays open until the daemon stops (after the 2 s grace), so the
+        // kernel completes each handshake; once stopping, the server closes the connection
+        // without a byte. Until `stop` has begun on its thread a connection is still served.
+        let deadline = ContinuousClock.now + .milliseconds(1500)
+        var closedUnanswered = false
+        while !closedUnanswered, ContinuousClock.now < deadline {
+            let late = try server.connect()
+            try? late.write("GET", "/healthz")
+            closedUnanswered = Self.closesUnanswered(late, within: .milliseconds(300))
+        }
+        #expect(closedUnanswered, "connections opened while stopping were still served")
+        journal.land()
+        let response = try client.readResponse(to: "POST", timeout: .seconds(3))
+        #expect(response.status == 200)
+        stopped.wait()
+    }
+
+    /// True when the server ends `connection` (a close or a reset) before sending it a byte.
+    private static func closesUnanswered(_ connection: HTTPConnection, within interval: Duration) -> Bool {
+        do {
+            return try connection.readAvailable(until: ContinuousClock.now + interval) == nil
+        } catch .timedOut {
+            return false
+        } catch {
+            return true
+        }
+    }
+
     @Test("Stopping the server lets a change being written finish with its answer, not 503")
     func shutdownWaitsForWrites() throws {
         let (journal, server, client, _) = try Self.pendingPush()
