@@ -145,11 +145,7 @@ struct DurableAnswerTests {
     func stoppingClosesNewConnections() throws {
         let (journal, server, client, _) = try Self.pendingPush()
         defer { server.stop() }
-        let stopped = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            server.stop()
-            stopped.signal()
-        }
+        let stopped = Self.stopInBackground(server)
         // The listening socket stays open until the daemon stops (after the 2 s grace), so the
         // kernel completes each handshake; once stopping, the server closes the connection
         // without a byte. Until `stop` has begun on its thread a connection is still served.
@@ -167,6 +163,16 @@ struct DurableAnswerTests {
         stopped.wait()
     }
 
+    /// Starts `server.stop()` on another thread; the semaphore is signalled when it returns.
+    private static func stopInBackground(_ server: TestServer) -> DispatchSemaphore {
+        let stopped = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            server.stop()
+            stopped.signal()
+        }
+        return stopped
+    }
+
     /// True when the server ends `connection` (a close or a reset) before sending it a byte.
     private static func closesUnanswered(_ connection: HTTPConnection, within interval: Duration) -> Bool {
         do {
@@ -182,11 +188,7 @@ struct DurableAnswerTests {
     func shutdownWaitsForWrites() throws {
         let (journal, server, client, _) = try Self.pendingPush()
         defer { server.stop() }
-        let stopped = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            server.stop()
-            stopped.signal()
-        }
+        let stopped = Self.stopInBackground(server)
         Thread.sleep(forTimeInterval: 0.2)
         journal.land()
         let response = try client.readResponse(to: "POST", timeout: .seconds(3))
