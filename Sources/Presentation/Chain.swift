@@ -60,8 +60,20 @@ struct Chain: Hashable, Sendable {
 
     private var topIndex: Int { stacks.count - 1 }
 
-    /// The stack operations act on: the last one, since an alert holds no stack.
-    var topmost: Stack { stacks[topIndex] }
+    // The topmost stack is the one operations act on: the last one, since an alert holds no
+    // stack. What a change needs of it is asked for apart, never as a copy of the stack: a
+    // copy held while the change edits the stack shares its path, which the edit then copies.
+
+    /// The topmost stack's id.
+    var topmostID: StackID { stacks[topIndex].id }
+
+    /// How many screens the topmost stack's path holds.
+    var topmostDepth: Int { stacks[topIndex].path.count }
+
+    /// Where `id` is in the topmost stack's path, if there.
+    func topmostIndex(of id: ScreenID) -> Int? {
+        stacks[topIndex].path.firstIndex { $0.id == id }
+    }
 
     /// The presentation holding the topmost stack, nil when that is the root stack.
     var holder: Link? { topIndex > 0 ? links[topIndex - 1] : nil }
