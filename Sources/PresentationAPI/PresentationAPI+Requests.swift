@@ -78,7 +78,7 @@ extension PresentationAPI {
     /// type, read without a tree (`OperationDecoding.plainScreenStep`); nil sends the request
     /// through `bodyFields`, which takes or refuses anything else.
     func plainStep(_ kind: OperationKind, _ request: HTTPRequest) -> Step? {
-        guard !request.body.isEmpty, request.headers["Content-Type"].map(Self.isJSON) ?? true else { return nil }
+        guard !request.body.isEmpty, Self.declaresJSON(request.headers) else { return nil }
         return OperationDecoding.plainScreenStep(kind, body: request.body, parser: parser)
     }
 
@@ -91,16 +91,30 @@ extension PresentationAPI {
         return value
     }
 
+    /// Whether the request's `Content-Type`, when it has one, is JSON (`isJSON`). Read in the
+    /// header's bytes: as a `String`, `application/json` is one byte past what Swift keeps
+    /// inline, and every write paid an allocation for it.
+    static func declaresJSON(_ headers: HTTPHeaders) -> Bool {
+        var json = true
+        headers.withValue("Content-Type") { value in
+            guard let value else { return }
+            json = isCommonJSON(value) || isJSON(String(decoding: value, as: UTF8.self))
+        }
+        return json
+    }
+
+    /// Whether `bytes` spell `application/json` exactly: every write carries it, so it is
+    /// checked first, in place (compared through `elementsEqual`, UTF-8 views cost 700
+    /// instructions a write).
+    private static func isCommonJSON(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let common: StaticString = "application/json"
+        guard bytes.count == common.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
+        return memcmp(base, common.utf8Start, bytes.count) == 0
+    }
+
     /// `application/json`, `application/problem+json` and other `+json` types, any parameters.
     static func isJSON(_ contentType: String) -> Bool {
-        // Every write carries one, so the common spelling is checked first, in place: compared
-        // through `elementsEqual`, its UTF-8 views cost 700 instructions a write.
-        let common: StaticString = "application/json"
-        let isCommon = contentType.utf8.withContiguousStorageIfAvailable { bytes in
-            guard bytes.count == common.utf8CodeUnitCount, let base = bytes.baseAddress else { return false }
-            return memcmp(base, common.utf8Start, bytes.count) == 0
-        }
-        if isCommon == true { return true }
+        if contentType.utf8.withContiguousStorageIfAvailable(isCommonJSON) == true { return true }
         let media = (contentType.split(separator: ";").first.map(String.init) ?? "").trimmingSpaces.lowercased()
         return media == "application/json" || (media.hasPrefix("application/") && media.hasSuffix("+json"))
     }

@@ -56,4 +56,27 @@ struct RequestHeaderTests {
             #expect(try client.get(session.route(), token: session.token).status == 200)
         }
     }
+
+    @Test("A push's body is taken as JSON by any JSON media type, with parameters, in any case, or with none")
+    func jsonMediaTypes() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            // Each push is a new revision: 2 after the first, and so on.
+            let types: [String?] = [
+                "application/json", "application/json; charset=utf-8", "Application/JSON",
+                "application/vnd.example+json", nil,
+            ]
+            for (index, type) in types.enumerated() {
+                let answer = try client.post(
+                    session.route("push"), text: #"{"screen":"detail"}"#, contentType: type, token: session.token)
+                answer.expectSession(revision: index + 2)
+            }
+            // One byte off the common spelling is not JSON, and changes nothing.
+            try client.post(
+                session.route("push"), text: #"{"screen":"detail"}"#, contentType: "application/jsonx", token: session.token
+            ).expectProblem(415, "unsupported_media_type")
+            try client.get(session.route(), token: session.token).expectSession(revision: types.count + 1)
+        }
+    }
 }
