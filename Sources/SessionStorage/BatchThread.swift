@@ -7,8 +7,16 @@ import Synchronization
 final class BatchThread<Item: Sendable>: Sendable {
     private struct State {
         var pending: [Item] = []
+        /// The last batch's array, emptied with its room kept, for the next batch to fill.
+        /// Filled from empty, a batch of 64 grew its array seven times, the large growths on
+        /// the request thread through glibc's slow path (`malloc_consolidate`), and the array
+        /// was then freed on this thread.
+        var spare: [Item] = []
         var stopping = false
     }
+
+    /// The room a spare array may keep: a burst's batch is not held on to.
+    private static var spareCapacity: Int { 1024 }
 
     private let state = Mutex(State())
     /// The thread waits on this for work; `add` signals it.
@@ -66,8 +74,12 @@ final class BatchThread<Item: Sendable>: Sendable {
             var stopping = false
             while true {
                 (batch, stopping) = state.withLock { state in
-                    defer { state.pending = [] }
-                    return (state.pending, state.stopping)
+                    // Nothing queued: the array stays, with its room, for the items to come.
+                    guard !state.pending.isEmpty else { return ([], state.stopping) }
+                    let taken = state.pending
+                    state.pending = state.spare
+                    state.spare = []
+                    return (taken, state.stopping)
                 }
                 if !batch.isEmpty || stopping { break }
                 work.wait()
@@ -83,6 +95,11 @@ final class BatchThread<Item: Sendable>: Sendable {
             work.unlock()
             if batch.isEmpty && stopping { break }
             process(batch)
+            // `process` keeps no reference to the array, so this empties it in place.
+            batch.removeAll(keepingCapacity: true)
+            if batch.capacity <= Self.spareCapacity {
+                state.withLock { $0.spare = batch }
+            }
         }
         stopped.store(true, ordering: .releasing)
         done.lock()
