@@ -3,9 +3,7 @@ import JSON
 extension Session {
     mutating func push(_ spec: ScreenSpec, into change: inout PendingChange) throws(PresentationError) {
         try refuseIfAlert()
-        // The stack's id and depth, not a copy of the stack: a copy would share the path's
-        // storage, and the push below would then copy the whole path (so would every change
-        // below: docs/performance.md, item 70).
+        // Its id and depth, never a copy of the stack (see `Chain.topmostID`).
         let stackID = chain.topmostID
         if let holder = chain.holder, !holder.navigation { throw .navigationDisabled(stackID) }
         let limit = change.limits.maxStackLength
