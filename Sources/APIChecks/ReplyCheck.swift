@@ -27,7 +27,7 @@ public enum ReplyCheck {
             else { throw Violation("header field \(field) could split the response") }
         }
         let type = response.headers["Content-Type"] ?? ""
-        guard case .bytes(let body) = response.body else {
+        guard let body = response.body.wholeBytes else {
             guard status == 200, type == "text/event-stream" else {
                 throw Violation("a stream answered \(status) as \(type)")
             }

@@ -72,7 +72,7 @@ public enum RequestSequenceCheck {
             case .later(let deferred): waiting.append(deferred)
             case .now(let response):
                 status = response.status.rawValue
-                if case .bytes(let body) = response.body { answer = String(decoding: body, as: UTF8.self) }
+                if let body = response.body.wholeBytes { answer = String(decoding: body, as: UTF8.self) }
             }
             report.statuses.append(status)
             for index in sessions.indices {

@@ -18,8 +18,13 @@ public final class HTTPPreparedResponse: Sendable {
 
     /// Nil for a streaming body, which can be sent only once, or when libmicrohttpd cannot make it.
     public init?(_ response: HTTPResponse) {
-        guard case .bytes(let bytes) = response.body, let made = makeResponse(bytes: bytes, headers: response.headers)
-        else { return nil }
+        let made: OpaquePointer?
+        switch response.body {
+        case .bytes(let bytes): made = makeResponse(bytes: bytes, headers: response.headers)
+        case .shared(let run): made = makeResponse(run: run, headers: response.headers)
+        case .stream: made = nil
+        }
+        guard let made else { return nil }
         original = response
         address = Int(bitPattern: made)
     }

@@ -4,8 +4,19 @@ public struct HTTPResponse: Sendable {
     public enum Body: Sendable {
         /// The whole body, known now.
         case bytes([UInt8])
+        /// The whole body, known now, sent from where it is without being copied.
+        case shared(SharedBytes)
         /// A body written later, piece by piece, until the stream finishes (Server-Sent Events).
         case stream(HTTPStream)
+
+        /// The whole body's bytes; nil for a stream.
+        public var wholeBytes: [UInt8]? {
+            switch self {
+            case .bytes(let bytes): bytes
+            case .shared(let run): run.bytes
+            case .stream: nil
+            }
+        }
     }
 
     public var status: HTTPStatus { didSet { prepared = nil } }

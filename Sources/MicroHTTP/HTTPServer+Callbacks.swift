@@ -8,6 +8,8 @@ import Foundation
 //   by handleCompleted;
 // - a streaming response retains its HTTPStream as the reader's `cls`, released by
 //   freeStream when libmicrohttpd destroys the response;
+// - a response made from a shared run retains it as its `cls`, released by releaseRun when
+//   libmicrohttpd destroys the response;
 // - url, method, header and upload pointers are valid during the call only, so they are
 //   copied into Swift values before it returns.
 
@@ -256,6 +258,8 @@ private func makeResponse(
     switch response.body {
     case .bytes(let bytes):
         return makeResponse(bytes: bytes, headers: response.headers)
+    case .shared(let run):
+        return makeResponse(run: run, headers: response.headers)
     case .stream(let stream):
         stream.attach(to: ConnectionHandle(raw: connection))
         request.parkedKey = daemon.park(.stream(stream))
@@ -284,6 +288,30 @@ func makeResponse(bytes: [UInt8], headers: HTTPHeaders) -> OpaquePointer? {
     guard let made else { return nil }
     add(headers, to: made)
     return made
+}
+
+/// A libmicrohttpd response that sends `run` where it is, with `headers`; the caller destroys
+/// it. It holds a reference to the run until libmicrohttpd destroys it, which `releaseRun`
+/// gives back.
+func makeResponse(run: SharedBytes, headers: HTTPHeaders) -> OpaquePointer? {
+    let retained = Unmanaged.passRetained(run)
+    // Valid until `releaseRun`: the run is retained, and a shared run does not change.
+    guard
+        let made = MHD_create_response_from_buffer_with_free_callback_cls(
+            run.count, UnsafeMutableRawPointer(mutating: run.address), releaseRun, retained.toOpaque())
+    else {
+        retained.release()
+        return nil
+    }
+    add(headers, to: made)
+    return made
+}
+
+/// MHD_ContentReaderFreeCallback of a response made from a shared run: it is destroyed, sent or not.
+func releaseRun(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    // Balances the passRetained in makeResponse(run:headers:).
+    Unmanaged<SharedBytes>.fromOpaque(cls).release()
 }
 
 private func add(_ headers: HTTPHeaders, to response: OpaquePointer) {

@@ -177,7 +177,7 @@ extension PresentationAPI {
             // adds the new presentation's id.
             let json = sessionJSON.json(for: session, changedBy: edit)
             guard let presented else { return .json(json, revision: session.revision) }
-            var writer = JSONWriter(continuing: json)
+            var writer = JSONWriter(continuing: json.bytes)
             writer.key("presentation")
             writer.writeString(presented.rawValue)
             writer.endObject()

@@ -164,10 +164,19 @@ public final class PresentationAPI: HTTPHandler {
 extension HTTPResponse {
     /// A JSON answer that no cache should keep: navigation state is always live.
     static func json(_ body: [UInt8], status: HTTPStatus = .ok, revision: Int? = nil) -> HTTPResponse {
+        json(body: .bytes(body), status: status, revision: revision)
+    }
+
+    /// The same for a session's JSON kept as runs (`SessionJSONCache`), sent without a copy.
+    static func json(_ runs: SharedBytes, revision: Int) -> HTTPResponse {
+        json(body: .shared(runs), status: .ok, revision: revision)
+    }
+
+    private static func json(body: Body, status: HTTPStatus, revision: Int?) -> HTTPResponse {
         // One array literal, allocated once: nearly every answer comes through here.
         let json = (name: "Content-Type", value: "application/json")
         let noStore = (name: "Cache-Control", value: "no-store")
         let fields = revision.map { [json, noStore, (name: "ETag", value: ETag.value(for: $0))] } ?? [json, noStore]
-        return HTTPResponse(status: status, headers: HTTPHeaders(fields: fields), bytes: body)
+        return HTTPResponse(status: status, headers: HTTPHeaders(fields: fields), body: body)
     }
 }

@@ -13,12 +13,26 @@ import Synchronization
 final class SessionJSONCache: Sendable {
     private struct Entry {
         let revision: Int
-        let bytes: [UInt8]
-        /// Where the bytes keep the topmost stack's path, for making the next revision's.
-        let layout: TreeLayout
+        /// The JSON, in a block with room before it for the next revision's head and after it
+        /// for more screens. Nil while a change makes the next revision's from it.
+        var json: SharedBytes?
+        /// Where the JSON keeps the topmost stack's path (its offsets are the block's), for
+        /// making the next revision's.
+        var layout: TreeLayout
         /// The read's answer as libmicrohttpd's response, built by the first read that finds
-        /// these bytes and sent as it is by the reads after it.
+        /// this JSON and sent as it is by the reads after it.
         var prepared: HTTPPreparedResponse?
+
+        /// The JSON if it is `revision`'s; else, for a change (`edit`) to `revision`, the JSON
+        /// and layout of the revision before, taken out of the entry rather than shared, so
+        /// that once no response is sending them the change may edit them in place.
+        mutating func lookUp(_ revision: Int, edit: Bool) -> (kept: SharedBytes?, previous: SharedBytes?, layout: TreeLayout) {
+            if self.revision == revision { return (json, nil, TreeLayout()) }
+            guard edit, self.revision == revision - 1, let previous = json.take() else { return (nil, nil, TreeLayout()) }
+            prepared = nil
+            defer { layout = TreeLayout() }
+            return (nil, previous, layout)
+        }
     }
 
     private struct State {
@@ -37,7 +51,8 @@ final class SessionJSONCache: Sendable {
     private let shards: [Shard]
     private let capacityPerShard: Int
 
-    /// `capacity` sessions are kept at most (about 1.5 KB each for a small tree).
+    /// `capacity` sessions are kept at most (about 1.5 KB each for a small tree, with the
+    /// tree's room for pushes).
     init(capacity: Int) {
         shards = (0..<Self.shardCount).map { _ in Shard() }
         capacityPerShard = max(1, capacity / Self.shardCount)
@@ -45,7 +60,7 @@ final class SessionJSONCache: Sendable {
 
     /// The session's JSON (`JSONWriter.write(session:)` with no extras) for a read, written
     /// only when not kept, and kept for the reads and changes that follow.
-    func json(for session: Session) -> [UInt8] {
+    func json(for session: Session) -> SharedBytes {
         json(for: session, edit: nil, adding: true)
     }
 
@@ -57,50 +72,69 @@ final class SessionJSONCache: Sendable {
     /// likely another push or pop; other changes only replace what a session being read has
     /// kept, so that sessions set up by a batch and never read again (most of them) take no
     /// room.
-    func json(for session: Session, changedBy edit: TreeLayout.Edit?) -> [UInt8] {
+    func json(for session: Session, changedBy edit: TreeLayout.Edit?) -> SharedBytes {
         json(for: session, edit: edit, adding: edit != nil)
     }
 
-    private func json(for session: Session, edit: TreeLayout.Edit?, adding: Bool) -> [UInt8] {
+    private func json(for session: Session, edit: TreeLayout.Edit?, adding: Bool) -> SharedBytes {
         let shard = shard(for: session.id)
-        let kept = shard.state.withLock { $0.entries[session.id] }
-        if let kept, kept.revision == session.revision { return kept.bytes }
-        if let edit, let kept, kept.revision == session.revision - 1,
-            let (bytes, layout) = kept.layout.applying(edit, to: kept.bytes, for: session)
-        {
-            assert(bytes == Self.written(session).bytes, "the JSON made from revision \(kept.revision) is not the written one")
-            keep(Entry(revision: session.revision, bytes: bytes, layout: layout), for: session.id, in: shard, adding: adding)
-            return bytes
+        var kept: SharedBytes?
+        var previous: SharedBytes?
+        var layout = TreeLayout()
+        shard.state.withLock { state in
+            if let found = state.entries[session.id]?.lookUp(session.revision, edit: edit != nil) {
+                (kept, previous, layout) = found
+            }
         }
-        let (bytes, layout) = Self.written(session)
-        keep(Entry(revision: session.revision, bytes: bytes, layout: layout), for: session.id, in: shard, adding: adding)
-        return bytes
+        if let kept { return kept }
+        if let edit, previous != nil {
+            // A response still sending the previous revision's answer shares it: edit a copy.
+            if !isKnownUniquelyReferenced(&previous), let shared = previous {
+                previous = SharedBytes(copying: shared)
+            }
+            if let json = previous, layout.apply(edit, to: json, for: session) {
+                assert(json.bytes == Self.written(session).json.bytes, "the JSON edited in place is not the written one")
+                keep(Entry(revision: session.revision, json: json, layout: layout), for: session.id, in: shard, adding: adding)
+                return json
+            }
+        }
+        let (json, written) = Self.written(session)
+        keep(Entry(revision: session.revision, json: json, layout: written), for: session.id, in: shard, adding: adding)
+        return json
     }
 
-    private static func written(_ session: Session) -> (bytes: [UInt8], layout: TreeLayout) {
+    /// Room kept before a session's JSON for heads longer than its own (a revision or an id
+    /// with more digits), and after it for the screens of the pushes that follow.
+    private static let headroom = 32
+    private static let tailroom = 256
+
+    /// The session written whole, in a block with room on either side, and its layout there.
+    private static func written(_ session: Session) -> (json: SharedBytes, layout: TreeLayout) {
         var writer = JSONWriter(capacity: 2048)
         var layout = TreeLayout()
         writer.write(session: session, layout: &layout)
-        return (writer.bytes, layout)
+        let json = writer.withWrittenBytes { SharedBytes(copying: $0, headroom: headroom, tailroom: tailroom) }
+        return (json, layout.shifted(by: headroom))
     }
 
     /// The answer to a read of the session: its JSON, with the headers of every JSON answer
     /// and its ETag, built as libmicrohttpd's response once per revision. A session read again
     /// and again at one revision (a client polling, several screens following one session)
-    /// costs its readers a lookup, not a response each.
+    /// costs its readers a lookup, not a response each; the response sends the kept JSON
+    /// itself, without a copy.
     func readResponse(for session: Session) -> HTTPResponse {
         let shard = shard(for: session.id)
         let hit = shard.state.withLock { state -> Entry? in
-            guard let entry = state.entries[session.id], entry.revision == session.revision else { return nil }
+            guard let entry = state.entries[session.id], entry.revision == session.revision, entry.json != nil else { return nil }
             return entry
         }
         if let prepared = hit?.prepared { return prepared.response }
-        let bytes = hit?.bytes ?? json(for: session)
-        let response = HTTPResponse.json(bytes, revision: session.revision)
+        let json = hit?.json ?? json(for: session)
+        let response = HTTPResponse.json(json, revision: session.revision)
         guard let prepared = HTTPPreparedResponse(response) else { return response }
         shard.state.withLock { state in
-            // Kept only beside the bytes it was built from: a newer revision may have come meanwhile.
-            if state.entries[session.id]?.revision == session.revision { state.entries[session.id]?.prepared = prepared }
+            // Kept only beside the JSON it was built from: a newer revision may have come meanwhile.
+            if state.entries[session.id]?.json === json { state.entries[session.id]?.prepared = prepared }
         }
         return prepared.response
     }

@@ -1,4 +1,5 @@
 import JSON
+import MicroHTTP
 import Presentation
 
 /// Where a session's JSON keeps what a push or a pop on its topmost stack changes, so that the
@@ -8,7 +9,8 @@ import Presentation
 /// push/pop's instructions (docs/performance.md, item 38). A push or a pop changes the
 /// session's first members and one end of one array, and leaves the rest byte for byte.
 struct TreeLayout: Sendable {
-    /// Offset of the root stack's `{`, right after `"root":`.
+    /// Offset of the root stack's `{`, right after `"root":`: where the head, which every
+    /// revision writes afresh, ends and the tree begins.
     var treeStart = 0
     /// Offsets where the topmost stack's screens start, bottom first: the first screen's `{`,
     /// then each later one's comma.
@@ -34,58 +36,41 @@ struct TreeLayout: Sendable {
         }
     }
 
-    /// The JSON of `session` and its layout, made from `previous` (the JSON of the revision
-    /// before, laid out as this says) and the one edit that led from it to `session`; nil
-    /// when this layout cannot take the edit.
-    func applying(_ edit: Edit, to previous: [UInt8], for session: Session) -> ([UInt8], TreeLayout)? {
-        let pushed: Screen?
+    /// This layout with every offset moved by `shift`: for the JSON copied into a block at
+    /// `shift` from its start (`SharedBytes` with room before it).
+    func shifted(by shift: Int) -> TreeLayout {
+        TreeLayout(treeStart: treeStart + shift, screenStarts: screenStarts.map { $0 + shift }, pathEnd: pathEnd + shift)
+    }
+
+    /// Makes `json` (a session's JSON, laid out as this says, offsets being its indices) the
+    /// JSON of `session`, the revision the edit led to, in place, and notes where its path now
+    /// lies; false when this layout cannot take the edit, and `json` is then left part-made.
+    /// The caller holds the only reference to `json`: no response is sending it.
+    ///
+    /// The topmost stack's path closes the tree but for a few brackets, and the head ends
+    /// where the tree starts: a push or a pop moves those few bytes, the head is written
+    /// afresh in the room before the tree, and the rest stays where it is. The answer costs
+    /// the head's and the new screen's bytes, not a copy of the whole.
+    mutating func apply(_ edit: Edit, to json: SharedBytes, for session: Session) -> Bool {
+        // One writer for the pushed screen and then the head, each a value of its own.
+        var fresh = JSONWriter(capacity: 512)
         switch edit {
         case .pushed:
-            guard let screen = session.screen(session.top.screen) else { return nil }
-            pushed = screen
-        case .popped:
-            guard screenStarts.count > 1 else { return nil }
-            pushed = nil
-        }
-        // Asked once: comparing a `Screen?` with nil copies and destroys it (several times a
-        // change, measured), since `Screen` is Equatable.
-        let isPush = edit == .pushed
-        // Everything of the tree up to where the path changes, and from its `]` to the end.
-        let keptUntil = isPush ? pathEnd : screenStarts[screenStarts.count - 1]
-        // What is new (the session's first members, and the pushed screen after its comma) is
-        // written apart, then the answer is assembled in one array of its exact size: a writer
-        // the size of the whole answer, copied out at the end, was two large allocations.
-        var fresh = JSONWriter(capacity: 512)
-        fresh.writeHead(of: session)
-        let headCount = fresh.written
-        if let pushed {
-            // The comma by hand: the writer stands after `"root":`, and takes this screen
-            // for that member's value.
+            guard let screen = session.screen(session.top.screen) else { return false }
+            // The comma by hand: a writer on its own takes the screen as its first value.
             withUnsafeBytes(of: UInt8(ascii: ",")) { fresh.appendVerbatim($0.bindMemory(to: UInt8.self)) }
-            fresh.write(screen: pushed)
+            fresh.write(screen: screen)
+            fresh.withWrittenBytes { json.replaceSubrange(pathEnd..<pathEnd, with: $0) }
+            screenStarts.append(pathEnd)
+            pathEnd += fresh.written
+        case .popped:
+            guard screenStarts.count > 1, let last = screenStarts.last else { return false }
+            json.replaceSubrange(last..<pathEnd, with: UnsafeBufferPointer(start: nil, count: 0))
+            screenStarts.removeLast()
+            pathEnd = last
         }
-        let shift = headCount - treeStart
-        var layout = TreeLayout(treeStart: headCount, screenStarts: [], pathEnd: 0)
-        layout.screenStarts.reserveCapacity(screenStarts.count + 1)
-        for start in screenStarts.prefix(isPush ? screenStarts.count : screenStarts.count - 1) {
-            layout.screenStarts.append(start + shift)
-        }
-        if isPush { layout.screenStarts.append(keptUntil + shift) }
-        layout.pathEnd = keptUntil + shift + (fresh.written - headCount)
-        let total = layout.pathEnd + (previous.count - pathEnd)
-        let bytes = previous.withUnsafeBufferPointer { previous in
-            fresh.withWrittenBytes { fresh in
-                [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-                    func append(_ part: UnsafeBufferPointer<UInt8>) {
-                        initialized += UnsafeMutableBufferPointer(rebasing: buffer[initialized...]).initialize(fromContentsOf: part)
-                    }
-                    append(UnsafeBufferPointer(rebasing: fresh[..<headCount]))
-                    append(UnsafeBufferPointer(rebasing: previous[treeStart..<keptUntil]))
-                    append(UnsafeBufferPointer(rebasing: fresh[headCount...]))
-                    append(UnsafeBufferPointer(rebasing: previous[pathEnd...]))
-                }
-            }
-        }
-        return (bytes, layout)
+        let headStart = fresh.written
+        fresh.writeHead(of: session)
+        return fresh.withWrittenBytes { json.replacePrefix(upTo: treeStart, with: UnsafeBufferPointer(rebasing: $0[headStart...])) }
     }
 }

@@ -70,8 +70,7 @@ final class AtomicCounter: Sendable {
 
 extension HTTPResponse {
     var bodyBytes: [UInt8] {
-        if case .bytes(let bytes) = body { return bytes }
-        return []
+        body.wholeBytes ?? []
     }
 
     func jsonObject() throws -> [String: Any] {

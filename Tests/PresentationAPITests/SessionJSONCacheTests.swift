@@ -24,9 +24,9 @@ struct SessionJSONCacheTests {
     func readsKeep() {
         let cache = SessionJSONCache(capacity: 64)
         let session = Self.session()
-        #expect(cache.json(for: session) == Self.written(session))
+        #expect(cache.json(for: session).bytes == Self.written(session))
         #expect(cache.keptRevision(of: session.id) == 1)
-        #expect(cache.json(for: session) == Self.written(session))
+        #expect(cache.json(for: session).bytes == Self.written(session))
         #expect(cache.count == 1)
     }
 
@@ -36,14 +36,14 @@ struct SessionJSONCacheTests {
         var session = Self.session()
         let steps = [Step(operation: .push(try ScreenSpec(name: "next")))]
         _ = try session.apply(steps, at: Date(), limits: .default)
-        #expect(cache.json(for: session, changedBy: TreeLayout.Edit(steps)) == Self.written(session))
+        #expect(cache.json(for: session, changedBy: TreeLayout.Edit(steps)).bytes == Self.written(session))
         #expect(cache.keptRevision(of: session.id) == 2)
 
         var other = Self.session()
         let batch = [Step(operation: .push(try ScreenSpec(name: "a"))), Step(operation: .push(try ScreenSpec(name: "b")))]
         _ = try other.apply(batch, at: Date(), limits: .default)
         #expect(TreeLayout.Edit(batch) == nil)
-        #expect(cache.json(for: other, changedBy: nil) == Self.written(other))
+        #expect(cache.json(for: other, changedBy: nil).bytes == Self.written(other))
         #expect(cache.keptRevision(of: other.id) == nil)
         #expect(cache.count == 1)
     }
@@ -54,9 +54,9 @@ struct SessionJSONCacheTests {
         var session = Self.session()
         _ = cache.json(for: session)
         _ = try session.apply([Step(operation: .push(try ScreenSpec(name: "next")))], at: Date(), limits: .default)
-        #expect(cache.json(for: session, changedBy: nil) == Self.written(session))
+        #expect(cache.json(for: session, changedBy: nil).bytes == Self.written(session))
         #expect(cache.keptRevision(of: session.id) == 2)
-        #expect(cache.json(for: session) == Self.written(session))
+        #expect(cache.json(for: session).bytes == Self.written(session))
         #expect(cache.count == 1)
     }
 
@@ -68,7 +68,7 @@ struct SessionJSONCacheTests {
         let second = cache.readResponse(for: session)
         let prepared = try #require(first.prepared)
         #expect(second.prepared === prepared)
-        guard case .bytes(let body) = second.body else { Issue.record("a read answered with a stream"); return }
+        guard let body = second.body.wholeBytes else { Issue.record("a read answered with a stream"); return }
         #expect(body == Self.written(session))
         #expect(second.status == .ok && second.headers["ETag"] == "\"1\"")
         #expect(second.headers["Content-Type"] == "application/json")
@@ -78,7 +78,7 @@ struct SessionJSONCacheTests {
         let changed = cache.readResponse(for: session)
         #expect(changed.prepared != nil && changed.prepared !== prepared)
         #expect(changed.headers["ETag"] == "\"2\"")
-        guard case .bytes(let changedBody) = changed.body else { Issue.record("a read answered with a stream"); return }
+        guard let changedBody = changed.body.wholeBytes else { Issue.record("a read answered with a stream"); return }
         #expect(changedBody == Self.written(session))
     }
 
@@ -134,9 +134,45 @@ struct SessionJSONCacheTests {
             guard (try? session.apply(steps, at: Date(), limits: .default)) != nil else { continue }
             let edit = TreeLayout.Edit(steps)
             if edit != nil { made += 1 }
-            #expect(cache.json(for: session, changedBy: edit) == Self.written(session), "after \(operation)")
+            #expect(cache.json(for: session, changedBy: edit).bytes == Self.written(session), "after \(operation)")
         }
         #expect(made > 500, "only \(made) answers were made from the last one")
+    }
+
+    @Test("A push or a pop edits the kept JSON in place once nothing holds it, and never an answer still being sent")
+    func editsInPlaceOnlyWhenUnshared() throws {
+        let cache = SessionJSONCache(capacity: 64)
+        var session = Self.session()
+        _ = cache.json(for: session)
+        let push = [Step(operation: .push(try ScreenSpec(name: "a")))]
+        let pop = [Step(operation: .pop(result: nil))]
+
+        // An answer held, as libmicrohttpd holds one it is sending, is not edited: the next is a copy.
+        _ = try session.apply(push, at: Date(), limits: .default)
+        let held = cache.json(for: session, changedBy: TreeLayout.Edit(push))
+        let heldBytes = held.bytes
+        #expect(heldBytes == Self.written(session))
+        _ = try session.apply(pop, at: Date(), limits: .default)
+        weak var released: SharedBytes?
+        do {
+            let next = cache.json(for: session, changedBy: TreeLayout.Edit(pop))
+            #expect(next !== held && next.bytes == Self.written(session))
+            released = next
+        }
+        #expect(held.bytes == heldBytes)
+
+        // One no longer held is edited where it is: the next answer is the same block.
+        _ = try session.apply(push, at: Date(), limits: .default)
+        let again = cache.json(for: session, changedBy: TreeLayout.Edit(push))
+        #expect(released != nil && again === released)
+        #expect(again.bytes == Self.written(session))
+
+        // A read's answer, built once and shared by the reads after it, holds the JSON as well.
+        let read = cache.readResponse(for: session)
+        let readBytes = try #require(read.body.wholeBytes)
+        _ = try session.apply(pop, at: Date(), limits: .default)
+        #expect(cache.json(for: session, changedBy: TreeLayout.Edit(pop)).bytes == Self.written(session))
+        #expect(read.body.wholeBytes == readBytes)
     }
 
     @Test("Reading more sessions than the capacity keeps no more than the capacity")
