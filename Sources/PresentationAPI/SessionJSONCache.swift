@@ -11,22 +11,39 @@ import Synchronization
 /// writes afresh. Bounded by count, oldest entries forgotten first, so that memory stays flat
 /// however many sessions there are; sharded so that readers of different sessions rarely meet.
 final class SessionJSONCache: Sendable {
-    private struct Entry {
-        let revision: Int
+    /// A class, changed where it is under its shard's lock: through a dictionary's subscript a
+    /// struct entry was changed in nested accessors that allocated three frames a change.
+    private final class Entry {
+        private(set) var revision: Int
         /// The JSON, in a block with room before it for the next revision's head and after it
         /// for more screens. Nil while a change makes the next revision's from it.
-        var json: SharedBytes?
+        private(set) var json: SharedBytes?
         /// Where the JSON keeps the topmost stack's path (its offsets are the block's), for
         /// making the next revision's.
-        var layout: TreeLayout
+        private var layout: TreeLayout
         /// The read's answer as libmicrohttpd's response, built by the first read that finds
         /// this JSON and sent as it is by the reads after it.
         var prepared: HTTPPreparedResponse?
 
+        init(revision: Int, json: SharedBytes, layout: TreeLayout) {
+            self.revision = revision
+            self.json = json
+            self.layout = layout
+        }
+
+        /// Holds `json` from now on, if it is of a newer revision than what it holds.
+        func replace(revision: Int, json: SharedBytes, layout: TreeLayout) {
+            guard revision > self.revision else { return }
+            self.revision = revision
+            self.json = json
+            self.layout = layout
+            prepared = nil
+        }
+
         /// The JSON if it is `revision`'s; else, for a change (`edit`) to `revision`, the JSON
         /// and layout of the revision before, taken out of the entry rather than shared, so
         /// that once no response is sending them the change may edit them in place.
-        mutating func lookUp(_ revision: Int, edit: Bool) -> (kept: SharedBytes?, previous: SharedBytes?, layout: TreeLayout) {
+        func lookUp(_ revision: Int, edit: Bool) -> (kept: SharedBytes?, previous: SharedBytes?, layout: TreeLayout) {
             if self.revision == revision { return (json, nil, TreeLayout()) }
             guard edit, self.revision == revision - 1, let previous = json.take() else { return (nil, nil, TreeLayout()) }
             prepared = nil
@@ -94,12 +111,12 @@ final class SessionJSONCache: Sendable {
             }
             if let json = previous, layout.apply(edit, to: json, for: session) {
                 assert(json.bytes == Self.written(session).json.bytes, "the JSON edited in place is not the written one")
-                keep(Entry(revision: session.revision, json: json, layout: layout), for: session.id, in: shard, adding: adding)
+                keep(json, layout, at: session.revision, for: session.id, in: shard, adding: adding)
                 return json
             }
         }
         let (json, written) = Self.written(session)
-        keep(Entry(revision: session.revision, json: json, layout: written), for: session.id, in: shard, adding: adding)
+        keep(json, written, at: session.revision, for: session.id, in: shard, adding: adding)
         return json
     }
 
@@ -124,9 +141,9 @@ final class SessionJSONCache: Sendable {
     /// itself, without a copy.
     func readResponse(for session: Session) -> HTTPResponse {
         let shard = shard(for: session.id)
-        let hit = shard.state.withLock { state -> Entry? in
-            guard let entry = state.entries[session.id], entry.revision == session.revision, entry.json != nil else { return nil }
-            return entry
+        let hit = shard.state.withLock { state -> (json: SharedBytes, prepared: HTTPPreparedResponse?)? in
+            guard let entry = state.entries[session.id], entry.revision == session.revision, let json = entry.json else { return nil }
+            return (json, entry.prepared)
         }
         if let prepared = hit?.prepared { return prepared.response }
         let json = hit?.json ?? json(for: session)
@@ -134,7 +151,7 @@ final class SessionJSONCache: Sendable {
         guard let prepared = HTTPPreparedResponse(response) else { return response }
         shard.state.withLock { state in
             // Kept only beside the JSON it was built from: a newer revision may have come meanwhile.
-            if state.entries[session.id]?.json === json { state.entries[session.id]?.prepared = prepared }
+            if let entry = state.entries[session.id], entry.json === json { entry.prepared = prepared }
         }
         return prepared.response
     }
@@ -154,16 +171,15 @@ final class SessionJSONCache: Sendable {
         _ = shard(for: id).state.withLock { $0.entries.removeValue(forKey: id) }
     }
 
-    private func keep(_ entry: Entry, for id: SessionID, in shard: Shard, adding: Bool) {
+    private func keep(
+        _ json: SharedBytes, _ layout: TreeLayout, at revision: Int, for id: SessionID, in shard: Shard, adding: Bool
+    ) {
         let capacity = capacityPerShard
         shard.state.withLock { state in
             // Two writers of different revisions may race here: the newer one wins.
-            if let kept = state.entries[id] {
-                if kept.revision < entry.revision { state.entries[id] = entry }
-                return
-            }
+            if let kept = state.entries[id] { return kept.replace(revision: revision, json: json, layout: layout) }
             guard adding else { return }
-            state.entries[id] = entry
+            state.entries[id] = Entry(revision: revision, json: json, layout: layout)
             state.order.append(id)
             while state.entries.count > capacity, state.head < state.order.count {
                 state.entries.removeValue(forKey: state.order[state.head])
