@@ -20,10 +20,12 @@ import Foundation
 /// Indices are offsets in the block: the run is `startIndex..<endIndex`, and an edit at one end
 /// leaves the indices of the bytes at the other where they were.
 public final class SharedBytes: @unchecked Sendable {
-    private var block: UnsafeMutablePointer<UInt8>
-    private var capacity: Int
-    public private(set) var startIndex: Int
-    public private(set) var endIndex: Int
+    // Unchecked: edited only by the holder of the only reference, never through overlapping
+    // inout accesses; the runtime's check of each access cost more than the edit's arithmetic.
+    @exclusivity(unchecked) private var block: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) public private(set) var startIndex: Int
+    @exclusivity(unchecked) public private(set) var endIndex: Int
 
     /// A copy of `bytes`, with room for `headroom` more bytes before them and `tailroom` after.
     public init(copying bytes: UnsafeBufferPointer<UInt8>, headroom: Int = 0, tailroom: Int = 0) {
