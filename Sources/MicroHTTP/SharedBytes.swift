@@ -81,7 +81,8 @@ public final class SharedBytes: @unchecked Sendable {
             // The two regions overlap: memmove, not a copy.
             memmove(block + range.lowerBound + replacement.count, block + range.upperBound, endIndex - range.upperBound)
         }
-        if let base = replacement.baseAddress { (block + range.lowerBound).update(from: base, count: replacement.count) }
+        // `initialize`, not `update`: bytes need no deinitializing, and those in the room may never have been written.
+        if let base = replacement.baseAddress { (block + range.lowerBound).initialize(from: base, count: replacement.count) }
         endIndex = end
     }
 
@@ -93,7 +94,7 @@ public final class SharedBytes: @unchecked Sendable {
         precondition(index >= startIndex && index <= endIndex, "replacePrefix: index out of bounds")
         guard prefix.count <= index else { return false }
         startIndex = index - prefix.count
-        if let base = prefix.baseAddress { (block + startIndex).update(from: base, count: prefix.count) }
+        if let base = prefix.baseAddress { (block + startIndex).initialize(from: base, count: prefix.count) }
         return true
     }
 }
