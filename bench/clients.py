@@ -376,10 +376,11 @@ def cmd_report(args):
     rounds = {}
     with open(args.rows) as tsv:
         for line in tsv:
-            server, workload, round_, rps, p50, p99, requests, serr, kerr = line.rstrip("\n").split("\t")
+            server, workload, round_, rps, p50, p99, requests, serr, kerr, cpu = line.rstrip("\n").split("\t")
             rounds.setdefault((server, workload), {})[int(round_)] = {
                 "round": int(round_), "rps": float(rps), "p50_ms": int(p50) / 1000, "p99_ms": int(p99) / 1000,
-                "requests": int(requests), "http_errors": int(serr), "socket_errors": int(kerr)}
+                "requests": int(requests), "http_errors": int(serr), "socket_errors": int(kerr),
+                "cpu_us": float(cpu) if cpu else None}
     # A server's figures on a workload: the median of its rounds.
     rows = {}
     for (server, workload), by_round in rounds.items():
@@ -387,6 +388,8 @@ def cmd_report(args):
         rows[(server, workload)] = {
             "server": server, "workload": workload,
             "rps": round(median(run["rps"] for run in runs), 1),
+            "cpu_us": (round(median(run["cpu_us"] for run in runs), 2)
+                       if all(run["cpu_us"] is not None for run in runs) else None),
             "p50_ms": median(run["p50_ms"] for run in runs), "p99_ms": median(run["p99_ms"] for run in runs),
             "requests": sum(run["requests"] for run in runs),
             "http_errors": sum(run["http_errors"] for run in runs),
@@ -402,7 +405,8 @@ def cmd_report(args):
         """The median over the rounds both servers ran of numerator's figure / denominator's,
         each round's pair taken back to back; also kept per round, and its range for the table."""
         mine, theirs = rounds.get(numerator, {}), rounds.get(denominator, {})
-        pairs = [mine[r][field] / theirs[r][field] for r in sorted(mine) if r in theirs and theirs[r][field] > 0]
+        pairs = [mine[r][field] / theirs[r][field] for r in sorted(mine)
+                 if r in theirs and mine[r][field] is not None and theirs[r][field]]
         if not pairs:
             return
         measures[name] = round(median(pairs), 3)
@@ -412,9 +416,12 @@ def cmd_report(args):
     for workload in ("tree", "pushpop", "mix", "create"):
         ratio(f"{workload}_rps_ratio", ("ours", workload), ("c", workload), "rps")
         ratio(f"{workload}_p99_ratio", ("ours", workload), ("c", workload), "p99_ms")
+        ratio(f"{workload}_cpu_ratio", ("ours", workload), ("c", workload), "cpu_us")
     ratio("pushpop_minimal_rps_ratio", ("minimal", "pushpop"), ("c", "pushpop"), "rps")
     ratio("pushpop_minimal_p99_ratio", ("minimal", "pushpop"), ("c", "pushpop"), "p99_ms")
+    ratio("pushpop_minimal_cpu_ratio", ("minimal", "pushpop"), ("c", "pushpop"), "cpu_us")
     ratio("durable_ratio", ("durable", "pushpop"), ("ours", "pushpop"), "rps")
+    ratio("durable_cpu_ratio", ("durable", "pushpop"), ("ours", "pushpop"), "cpu_us")
     # Sustained writes: each server's rate in its first and last window, and the ratio of each.
     durable_windows, memory_windows = rounds.get(("durable", "sustained"), {}), rounds.get(("ours", "sustained"), {})
     windows = sorted(set(durable_windows) & set(memory_windows))
@@ -424,6 +431,8 @@ def cmd_report(args):
             measures[f"sustained_durable_rps_{name}"] = round(durable_rate, 1)
             measures[f"sustained_memory_rps_{name}"] = round(memory_rate, 1)
             measures[f"sustained_ratio_{name}"] = round(durable_rate / memory_rate, 3) if memory_rate > 0 else None
+            measures[f"sustained_durable_cpu_us_{name}"] = durable_windows[window]["cpu_us"]
+            measures[f"sustained_memory_cpu_us_{name}"] = memory_windows[window]["cpu_us"]
         measures["sustained_windows"] = len(windows)
         measures["sustained_ratio_windows"] = [
             round(durable_windows[w]["rps"] / memory_windows[w]["rps"], 3) for w in windows if memory_windows[w]["rps"] > 0]
@@ -454,29 +463,34 @@ def cmd_report(args):
         return f"{measures[name]:.2f}x{suffix}{spread}"
 
     out = sys.stdout
-    out.write("\nmedians of each server's rounds; ratios: the median of the rounds' ratios (their range)\n")
+    out.write("\nmedians of each server's rounds; ratios: the median of the rounds' ratios (their range);\n"
+              "CPU: the server's user and system time (all its threads) per request answered\n")
     out.write(f"{'workload':<10}{'server':<9}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
-              f"{'req/s vs C':>22}{'p99 vs C':>20}\n")
+              f"{'req/s vs C':>22}{'p99 vs C':>20}{'CPU µs':>9}{'CPU vs C':>20}\n")
     for workload in ("tree", "pushpop", "mix", "create"):
         for server in ("c", "ours", "minimal", "durable"):
             row = rows.get((server, workload))
             if not row:
                 continue
-            rate, p99 = "", ""
+            rate, p99, cpu = "", "", ""
             prefix = workload if server == "ours" else f"{workload}_{server}"
             if server in ("ours", "minimal"):
-                rate, p99 = shown(f"{prefix}_rps_ratio"), shown(f"{prefix}_p99_ratio")
+                rate, p99, cpu = shown(f"{prefix}_rps_ratio"), shown(f"{prefix}_p99_ratio"), shown(f"{prefix}_cpu_ratio")
             if server == "durable":
-                rate = shown("durable_ratio", " mem")
+                rate, cpu = shown("durable_ratio", " mem"), shown("durable_cpu_ratio", " mem")
             errors = row["http_errors"] + row["socket_errors"]
+            cpu_us = "" if row["cpu_us"] is None else f"{row['cpu_us']:.1f}"
             out.write(f"{workload:<10}{server:<9}{row['rps']:>10.0f}{row['p50_ms']:>9.2f}{row['p99_ms']:>9.2f}"
-                      f"{errors:>8}{rate:>22}{p99:>20}\n")
+                      f"{errors:>8}{rate:>22}{p99:>20}{cpu_us:>9}{cpu:>20}\n")
     if "sustained_windows" in measures:
         out.write(f"\nsustained push/pop, {measures['sustained_windows']} windows taking turns on fresh servers:\n"
                   f"  memory  {measures['sustained_memory_rps_first']:>8.0f} -> {measures['sustained_memory_rps_last']:>8.0f} req/s\n"
                   f"  durable {measures['sustained_durable_rps_first']:>8.0f} -> {measures['sustained_durable_rps_last']:>8.0f} req/s"
                   f"  ({measures['sustained_ratio_first']}x -> {measures['sustained_ratio_last']}x memory;"
-                  f" every window: {' '.join(f'{r:.2f}' for r in measures['sustained_ratio_windows'])})\n")
+                  f" every window: {' '.join(f'{r:.2f}' for r in measures['sustained_ratio_windows'])})\n"
+                  f"  CPU a request, first -> last window: memory {measures['sustained_memory_cpu_us_first']} ->"
+                  f" {measures['sustained_memory_cpu_us_last']} µs, durable {measures['sustained_durable_cpu_us_first']} ->"
+                  f" {measures['sustained_durable_cpu_us_last']} µs\n")
     out.write("\nfootprint, and the API layer in process\n")
     for item in footprint:
         server, measure = item.get("server"), item.get("measure")
