@@ -466,7 +466,7 @@ def cmd_report(args):
     out.write("\nmedians of each server's rounds; ratios: the median of the rounds' ratios (their range);\n"
               "CPU: the server's user and system time (all its threads) per request answered\n")
     out.write(f"{'workload':<10}{'server':<9}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
-              f"{'req/s vs C':>22}{'p99 vs C':>20}{'CPU µs':>9}{'CPU vs C':>20}\n")
+              f"{'req/s vs C':>22}{'p99 vs C':>20}{'CPU µs':>9}{'CPU vs C':>24}\n")
     for workload in ("tree", "pushpop", "mix", "create"):
         for server in ("c", "ours", "minimal", "durable"):
             row = rows.get((server, workload))
@@ -481,7 +481,7 @@ def cmd_report(args):
             errors = row["http_errors"] + row["socket_errors"]
             cpu_us = "" if row["cpu_us"] is None else f"{row['cpu_us']:.1f}"
             out.write(f"{workload:<10}{server:<9}{row['rps']:>10.0f}{row['p50_ms']:>9.2f}{row['p99_ms']:>9.2f}"
-                      f"{errors:>8}{rate:>22}{p99:>20}{cpu_us:>9}{cpu:>20}\n")
+                      f"{errors:>8}{rate:>22}{p99:>20}{cpu_us:>9}{cpu:>24}\n")
     if "sustained_windows" in measures:
         out.write(f"\nsustained push/pop, {measures['sustained_windows']} windows taking turns on fresh servers:\n"
                   f"  memory  {measures['sustained_memory_rps_first']:>8.0f} -> {measures['sustained_memory_rps_last']:>8.0f} req/s\n"

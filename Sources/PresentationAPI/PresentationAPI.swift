@@ -167,9 +167,9 @@ extension HTTPResponse {
         json(body: .bytes(body), status: status, revision: revision)
     }
 
-    /// The same for a session's JSON kept as runs (`SessionJSONCache`), sent without a copy.
-    static func json(_ runs: SharedBytes, revision: Int) -> HTTPResponse {
-        json(body: .shared(runs), status: .ok, revision: revision)
+    /// The same for a session's JSON as the cache keeps it (`SessionJSONCache`), sent without a copy.
+    static func json(_ json: SharedBytes, revision: Int) -> HTTPResponse {
+        self.json(body: .shared(json), status: .ok, revision: revision)
     }
 
     private static func json(body: Body, status: HTTPStatus, revision: Int?) -> HTTPResponse {
