@@ -14,6 +14,9 @@ public struct ByteBuffer: ~Copyable {
     @usableFromInline var capacity: Int
     /// Bytes written so far: the offset the next byte goes to.
     public var count = 0
+    /// False while the bytes are in the caller's scratch memory (`init(scratch:)`), which is
+    /// not this buffer's to free.
+    @usableFromInline var ownsStorage = true
 
     /// `capacity` is a guess at the size in bytes, to grow the buffer fewer times.
     public init(capacity: Int) {
@@ -21,8 +24,20 @@ public struct ByteBuffer: ~Copyable {
         storage = .allocate(capacity: self.capacity)
     }
 
+    /// Writes into `scratch` until it is full, then moves to memory of its own. For a short
+    /// run written, read and dropped within one call (an event's binary form, an answer's
+    /// head), in memory the caller owns for that call, such as
+    /// `withUnsafeTemporaryAllocation`'s: a change wrote two such runs, and allocating and
+    /// freeing a block for each cost more than writing it. The buffer must not outlive `scratch`.
+    public init(scratch: UnsafeMutableBufferPointer<UInt8>) {
+        precondition(scratch.count > 0, "scratch memory must have room")
+        storage = scratch.baseAddress!
+        capacity = scratch.count
+        ownsStorage = false
+    }
+
     deinit {
-        storage.deallocate()
+        if ownsStorage { storage.deallocate() }
     }
 
     /// What has been written, as an array of its exact size.
@@ -63,9 +78,10 @@ public struct ByteBuffer: ~Copyable {
     mutating func grow(toHold needed: Int) {
         let larger = max(needed, capacity * 2)
         let moved = UnsafeMutablePointer<UInt8>.allocate(capacity: larger)
-        moved.update(from: storage, count: count)
-        storage.deallocate()
+        moved.initialize(from: storage, count: count)
+        if ownsStorage { storage.deallocate() }
         storage = moved
         capacity = larger
+        ownsStorage = true
     }
 }

@@ -29,6 +29,12 @@ public struct JSONWriter: ~Copyable {
         buffer = ByteBuffer(capacity: capacity)
     }
 
+    /// Writes into `scratch` while the text fits (`ByteBuffer(scratch:)`): for text read and
+    /// dropped before the caller returns. The writer must not outlive `scratch`.
+    public init(scratch: UnsafeMutableBufferPointer<UInt8>) {
+        buffer = ByteBuffer(scratch: scratch)
+    }
+
     /// Reopens a complete JSON object, `object`, to add members to it; `endObject()` closes it again.
     public init(continuing object: [UInt8]) {
         precondition(object.last == .closeBrace, "JSONWriter(continuing:) needs a JSON object")

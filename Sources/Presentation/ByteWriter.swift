@@ -18,6 +18,12 @@ package struct ByteWriter: ~Copyable {
         buffer = ByteBuffer(capacity: capacity)
     }
 
+    /// Writes into `scratch` while the bytes fit (`ByteBuffer(scratch:)`): for bytes read and
+    /// dropped before the caller returns. The writer must not outlive `scratch`.
+    package init(scratch: UnsafeMutableBufferPointer<UInt8>) {
+        buffer = ByteBuffer(scratch: scratch)
+    }
+
     /// Bytes written so far.
     package var count: Int { buffer.count }
 

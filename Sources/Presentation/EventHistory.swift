@@ -112,10 +112,13 @@ struct EventHistory: Equatable, Sendable {
     }
 
     private mutating func append(_ new: [Event]) {
-        for event in new {
-            var packed = ByteWriter(capacity: 64)
-            packed.write(event)
-            packed.withBytes { appendRecord($0) }
+        // Packed on the stack, then copied into the tail: most events take under 64 bytes.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { scratch in
+            for event in new {
+                var packed = ByteWriter(scratch: scratch)
+                packed.write(event)
+                packed.withBytes { appendRecord($0) }
+            }
         }
         count += new.count
     }

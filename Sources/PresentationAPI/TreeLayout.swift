@@ -52,8 +52,15 @@ struct TreeLayout: Sendable {
     /// afresh in the room before the tree, and the rest stays where it is. The answer costs
     /// the head's and the new screen's bytes, not a copy of the whole.
     mutating func apply(_ edit: Edit, to json: SharedBytes, for session: Session) -> Bool {
+        // On the stack: both are copied into `json` before this returns.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 512) { apply(edit, to: json, for: session, scratch: $0) }
+    }
+
+    private mutating func apply(
+        _ edit: Edit, to json: SharedBytes, for session: Session, scratch: UnsafeMutableBufferPointer<UInt8>
+    ) -> Bool {
         // One writer for the pushed screen and then the head, each a value of its own.
-        var fresh = JSONWriter(capacity: 512)
+        var fresh = JSONWriter(scratch: scratch)
         switch edit {
         case .pushed:
             guard let screen = session.screen(session.top.screen) else { return false }

@@ -157,3 +157,32 @@ struct JSONWriterTests {
         #expect(String(decoding: writer.bytes, as: UTF8.self) == expected)
     }
 }
+
+/// A writer started in the caller's scratch memory writes the same text, and moves to memory of
+/// its own, keeping what it wrote, once the scratch is full.
+@Suite("JSON writer in scratch memory")
+struct JSONWriterScratchTests {
+    @Test("Text that fits stays in the scratch; longer text moves out whole", arguments: [1, 16, 64, 512])
+    func writesPastTheScratch(size: Int) {
+        let names = (0..<40).map { "screen-\($0)" }
+        var whole = JSONWriter()
+        whole.writeStrings(names)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { scratch in
+            scratch.initialize(repeating: 0)
+            var writer = JSONWriter(scratch: scratch)
+            writer.writeStrings(names)
+            #expect(writer.bytes == whole.bytes)
+            // The text is longer than 64 bytes: smaller scratch was left, larger was written in.
+            let inScratch = writer.withWrittenBytes { $0.baseAddress == UnsafePointer(scratch.baseAddress) }
+            #expect(inScratch == (size >= whole.written))
+        }
+    }
+}
+
+extension JSONWriter {
+    fileprivate mutating func writeStrings(_ strings: [String]) {
+        beginArray()
+        for string in strings { writeString(string) }
+        endArray()
+    }
+}
