@@ -70,23 +70,34 @@ public struct Session: Equatable, Sendable {
     public mutating func apply(_ steps: [Step], at now: Date, limits: Limits) throws(PresentationError) -> Change {
         guard !steps.isEmpty else { throw .emptyBatch }
         guard steps.count <= limits.maxBatchSteps else { throw .batchTooLarge(limit: limits.maxBatchSteps) }
+        if steps.count == 1 { return try apply(steps[0], at: now, limits: limits) }
         var change = PendingChange(revision: revision + 1, time: now, limits: limits)
-        if steps.count == 1 {
-            // One step checks everything before it changes anything (`perform`), so it runs on
-            // the session itself: no copy, and arrays that no one else holds change in place.
-            try perform(steps[0], into: &change)
-        } else {
-            // A later step may fail after earlier ones changed the tree: the batch runs on a copy.
-            var draft = self
-            for (index, step) in steps.enumerated() {
-                do {
-                    try draft.perform(step, into: &change)
-                } catch {
-                    throw .batchStepFailed(index: index, error)
-                }
+        // A later step may fail after earlier ones changed the tree: the batch runs on a copy.
+        var draft = self
+        for (index, step) in steps.enumerated() {
+            do {
+                try draft.perform(step, into: &change)
+            } catch {
+                throw .batchStepFailed(index: index, error)
             }
-            self = draft
         }
+        self = draft
+        return record(change, at: now, limits: limits)
+    }
+
+    /// Applies one step as a change of its own: what every route but a batch asks, given
+    /// without an array (an array of one step cost an allocation and generic copies a change).
+    ///
+    /// One step checks everything before it changes anything (`perform`), so it runs on the
+    /// session itself: no copy, and arrays that no one else holds change in place.
+    public mutating func apply(_ step: Step, at now: Date, limits: Limits) throws(PresentationError) -> Change {
+        var change = PendingChange(revision: revision + 1, time: now, limits: limits)
+        try perform(step, into: &change)
+        return record(change, at: now, limits: limits)
+    }
+
+    /// Makes `change`, performed on this session, its next revision.
+    private mutating func record(_ change: PendingChange, at now: Date, limits: Limits) -> Change {
         let events = change.events
         revision = change.revision
         updatedAt = now

@@ -13,6 +13,13 @@ import Synchronization
 /// allocations a change (docs/performance.md). A change answered before `store.change`
 /// returns, as every change in memory is, never makes its `HTTPDeferredResponse`.
 final class Mutation: Sendable {
+    /// What a change asks: one step, as every route but a batch does, kept as it is (an array
+    /// of one cost an allocation and generic copies of the step a change), or a batch.
+    enum Steps: Sendable {
+        case one(Step)
+        case batch([Step])
+    }
+
     enum Outcome: Sendable {
         case applied(Session, PresentationID?)
         case recorded(RecordedReply)
@@ -34,7 +41,10 @@ final class Mutation: Sendable {
     }
 
     private let api: PresentationAPI
-    private let steps: [Step]
+    /// The step of a change of one, else nil and the steps of a batch in `batch`: kept apart
+    /// rather than as `Steps`, whose payload was copied out each time it was read.
+    private let step: Step?
+    private let batch: [Step]
     private let token: SessionTokenDigest
     private let key: String?
     private let fingerprint: [UInt8]
@@ -47,11 +57,10 @@ final class Mutation: Sendable {
     private let state = Mutex(State())
 
     init(
-        api: PresentationAPI, steps: [Step], token: SessionTokenDigest, key: String?, fingerprint: [UInt8],
+        api: PresentationAPI, steps: Steps, token: SessionTokenDigest, key: String?, fingerprint: [UInt8],
         expected: [Int]??, moment: Date, limits: Limits, preference: ReturnPreference
     ) {
         self.api = api
-        self.steps = steps
         self.token = token
         self.key = key
         self.fingerprint = fingerprint
@@ -59,7 +68,16 @@ final class Mutation: Sendable {
         self.moment = moment
         self.limits = limits
         self.preference = preference
-        edit = TreeLayout.Edit(steps)
+        switch consume steps {
+        case .one(let step):
+            edit = TreeLayout.Edit(step)
+            self.step = step
+            batch = []
+        case .batch(let steps):
+            edit = TreeLayout.Edit(steps)
+            step = nil
+            batch = steps
+        }
     }
 
     /// The change, under the session's lock. Whatever may throw comes before it, and
@@ -74,7 +92,10 @@ final class Mutation: Sendable {
         if let expected, let revisions = expected, !revisions.contains(session.revision) {
             throw PresentationError.revisionMismatch(current: session.revision)
         }
-        let change = try session.apply(steps, at: moment, limits: limits)
+        let change =
+            if let step { try session.apply(step, at: moment, limits: limits) } else {
+                try session.apply(batch, at: moment, limits: limits)
+            }
         guard let key else { return keep(.applied(session, change.presented)) }
         // The answer is kept with the session so a retry gets these exact bytes.
         var writer = JSONWriter()

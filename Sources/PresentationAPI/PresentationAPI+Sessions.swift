@@ -149,7 +149,7 @@ extension PresentationAPI {
     ///
     /// With durable storage the answer comes once the change is on disk; the connection is
     /// parked meanwhile, so no worker thread waits for the fsync (docs/performance.md).
-    func mutate(_ rawID: Substring, _ steps: [Step], _ request: HTTPRequest, token: SessionTokenDigest, route: String) throws
+    func mutate(_ rawID: Substring, _ steps: Mutation.Steps, _ request: HTTPRequest, token: SessionTokenDigest, route: String) throws
         -> HTTPReply
     {
         let id = try sessionID(rawID)

@@ -147,12 +147,12 @@ public final class PresentationAPI: HTTPHandler {
                 var fields = try bodyFields(of: request, allowEmpty: kind.allowsEmptyBody)
                 step = try OperationDecoding.step(kind, from: &fields)
             }
-            return try mutate(id, [step], request, token: token, route: kind.rawValue)
+            return try mutate(id, .one(step), request, token: token, route: kind.rawValue)
         case .batch:
             let token = try presentedDigest(request)
             var fields = try bodyFields(of: request, allowEmpty: false)
             let steps = try OperationDecoding.batch(from: &fields, limit: store.limits.maxBatchSteps)
-            return try mutate(id, steps, request, token: token, route: "batch")
+            return try mutate(id, .batch(steps), request, token: token, route: "batch")
         case .presentation:
             return try presentationStatus(id, parameters["pid"] ?? "", request)
         case .events:

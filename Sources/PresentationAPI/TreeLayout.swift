@@ -28,7 +28,12 @@ struct TreeLayout: Sendable {
         /// The edit `steps` make, when they are a single push or a single pop with no result.
         init?(_ steps: [Step]) {
             guard steps.count == 1 else { return nil }
-            switch steps[0].operation {
+            self.init(steps[0])
+        }
+
+        /// The edit `step` makes, when it is a push or a pop with no result.
+        init?(_ step: Step) {
+            switch step.operation {
             case .push: self = .pushed
             case .pop(result: nil): self = .popped
             default: return nil
