@@ -1,3 +1,4 @@
+import Foundation
 import JSON
 import Presentation
 
@@ -41,6 +42,41 @@ extension JSONWriter {
         key("top")
         write(top: session.top)
         key("root")
+    }
+
+    /// `writeHead(of:)` for the revision after the one whose head is `previous`: the id and the
+    /// creation time, which a session keeps for life, are copied from it rather than spelled
+    /// out again (a third of a push's head). False, with nothing written, when `previous` does
+    /// not begin as `writeIdentity(of:)` writes it.
+    mutating func writeHead(of session: Session, after previous: UnsafeBufferPointer<UInt8>) -> Bool {
+        // `{"id":"<id>","revision":<digits>,"createdAt":"<timestamp>"`, the timestamp 24 bytes.
+        let idOpening: StaticString = #"{"id":""#
+        let revisionKey: StaticString = #"","revision":"#
+        let createdKey: StaticString = #","createdAt":""#
+        let revisionStart = idOpening.utf8CodeUnitCount + SessionID.length + revisionKey.utf8CodeUnitCount
+        guard previous.count > revisionStart, Self.has(idOpening, in: previous, at: 0),
+            Self.has(revisionKey, in: previous, at: revisionStart - revisionKey.utf8CodeUnitCount),
+            let revisionEnd = previous[revisionStart...].firstIndex(where: { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+            case let createdEnd = revisionEnd + createdKey.utf8CodeUnitCount + 25,
+            previous.count >= createdEnd, Self.has(createdKey, in: previous, at: revisionEnd), previous[createdEnd - 1] == UInt8(ascii: "\"")
+        else { return false }
+        // Bytes copied in leave the writer's comma state as it was: the object is open with no
+        // member counted, so the revision takes no comma, and `updatedAt`, after it, takes one.
+        beginObject()
+        appendVerbatim(UnsafeBufferPointer(rebasing: previous[1..<revisionStart]))
+        writeInt(session.revision)
+        appendVerbatim(UnsafeBufferPointer(rebasing: previous[revisionEnd..<createdEnd]))
+        key("updatedAt")
+        writeTimestamp(session.updatedAt)
+        key("top")
+        write(top: session.top)
+        key("root")
+        return true
+    }
+
+    private static func has(_ literal: StaticString, in bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        return offset + count <= bytes.count && memcmp(bytes.baseAddress! + offset, literal.utf8Start, count) == 0
     }
 
     /// A change's answer under `Prefer: return=minimal`: the session without its tree

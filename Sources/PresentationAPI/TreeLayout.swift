@@ -82,7 +82,10 @@ struct TreeLayout: Sendable {
             pathEnd = last
         }
         let headStart = fresh.written
-        fresh.writeHead(of: session)
+        let reused = json.withUnsafeBytes { whole in
+            fresh.writeHead(of: session, after: UnsafeBufferPointer(rebasing: whole[..<(treeStart - json.startIndex)]))
+        }
+        if !reused { fresh.writeHead(of: session) }
         return fresh.withWrittenBytes { json.replacePrefix(upTo: treeStart, with: UnsafeBufferPointer(rebasing: $0[headStart...])) }
     }
 }

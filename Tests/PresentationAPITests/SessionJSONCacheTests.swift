@@ -183,3 +183,45 @@ struct SessionJSONCacheTests {
         #expect(cache.count > 0)
     }
 }
+
+/// A change's head copies the id and creation time from the previous revision's head, and
+/// writes it whole when that is not a head.
+@Suite("Session head after the previous revision's")
+struct SessionHeadReuseTests {
+    static func head(_ session: Session) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.writeHead(of: session)
+        return writer.bytes
+    }
+
+    @Test("Reusing the previous head gives the head written afresh, across a revision with more digits")
+    func reusedHeadIsTheWrittenOne() throws {
+        var session = SessionJSONCacheTests.session()
+        for _ in 0..<12 {
+            let previous = Self.head(session)
+            _ = try session.apply(Step(operation: .push(try ScreenSpec(name: "next"))), at: Date(), limits: .default)
+            var writer = JSONWriter()
+            let reused = previous.withUnsafeBufferPointer { writer.writeHead(of: session, after: $0) }
+            #expect(reused)
+            #expect(writer.bytes == Self.head(session))
+        }
+        #expect(session.revision == 13)
+    }
+
+    @Test(
+        "Bytes that do not begin as a head are not reused, and nothing is written",
+        arguments: [
+            "", "{", #"{"id":"short","revision":2,"createdAt":"2026-11-25T13:46:39.478Z","#,
+            #"{"id":"SmHAIbcZsCeadltPXxnWpw","revision":,"createdAt":"2026"#,
+            #"{"id":"SmHAIbcZsCeadltPXxnWpw","revision":2,"updatedAt":"2026-11-25T13:46:39.478Z","#,
+        ]
+    )
+    func refusesOtherBytes(previous: String) {
+        var writer = JSONWriter()
+        let reused = Array(previous.utf8).withUnsafeBufferPointer {
+            writer.writeHead(of: SessionJSONCacheTests.session(), after: $0)
+        }
+        #expect(!reused)
+        #expect(writer.written == 0)
+    }
+}
