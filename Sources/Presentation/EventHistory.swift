@@ -112,7 +112,8 @@ struct EventHistory: Equatable, Sendable {
     }
 
     private mutating func append(_ new: [Event]) {
-        // Packed on the stack, then copied into the tail: most events take under 64 bytes.
+        // Packed on the stack, then copied into the tail: an event takes about 20 bytes, and
+        // one larger than the scratch moves to a block of its own.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { scratch in
             for event in new {
                 var packed = ByteWriter(scratch: scratch)

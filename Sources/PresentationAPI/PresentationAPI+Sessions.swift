@@ -149,9 +149,9 @@ extension PresentationAPI {
     ///
     /// With durable storage the answer comes once the change is on disk; the connection is
     /// parked meanwhile, so no worker thread waits for the fsync (docs/performance.md).
-    func mutate(_ rawID: Substring, _ steps: Mutation.Steps, _ request: HTTPRequest, token: SessionTokenDigest, route: String) throws
-        -> HTTPReply
-    {
+    func mutate(
+        _ rawID: Substring, _ steps: Mutation.Steps, _ request: HTTPRequest, token: SessionTokenDigest, route: String
+    ) throws -> HTTPReply {
         let id = try sessionID(rawID)
         let expected = try request.headers["If-Match"].map { header throws(APIError) in
             try ETag.revisions(in: header, name: "If-Match")
