@@ -39,6 +39,11 @@ extension JSONWriter {
     mutating func writeHead(of session: Session) {
         beginObject()
         writeIdentity(of: session)
+        writeTopAndRootKey(of: session)
+    }
+
+    /// The end of a head, after its identity: the top, then the key the tree goes under.
+    private mutating func writeTopAndRootKey(of session: Session) {
         key("top")
         write(top: session.top)
         key("root")
@@ -49,16 +54,19 @@ extension JSONWriter {
     /// out again (a third of a push's head). False, with nothing written, when `previous` does
     /// not begin as `writeIdentity(of:)` writes it.
     mutating func writeHead(of session: Session, after previous: UnsafeBufferPointer<UInt8>) -> Bool {
-        // `{"id":"<id>","revision":<digits>,"createdAt":"<timestamp>"`, the timestamp 24 bytes.
+        // `{"id":"<id>","revision":<digits>,"createdAt":"<timestamp>"`: the keys with the quotes
+        // around them, and a timestamp of 24 characters (`writeTimestamp`).
         let idOpening: StaticString = #"{"id":""#
         let revisionKey: StaticString = #"","revision":"#
         let createdKey: StaticString = #","createdAt":""#
         let revisionStart = idOpening.utf8CodeUnitCount + SessionID.length + revisionKey.utf8CodeUnitCount
+        let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
         guard previous.count > revisionStart, Self.has(idOpening, in: previous, at: 0),
             Self.has(revisionKey, in: previous, at: revisionStart - revisionKey.utf8CodeUnitCount),
-            let revisionEnd = previous[revisionStart...].firstIndex(where: { !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
-            case let createdEnd = revisionEnd + createdKey.utf8CodeUnitCount + 25,
-            previous.count >= createdEnd, Self.has(createdKey, in: previous, at: revisionEnd), previous[createdEnd - 1] == UInt8(ascii: "\"")
+            let revisionEnd = previous[revisionStart...].firstIndex(where: { !isDigit($0) }),
+            Self.has(createdKey, in: previous, at: revisionEnd),
+            case let createdEnd = revisionEnd + createdKey.utf8CodeUnitCount + 24 + 1,
+            createdEnd <= previous.count, previous[createdEnd - 1] == UInt8(ascii: "\"")
         else { return false }
         // Bytes copied in leave the writer's comma state as it was: the object is open with no
         // member counted, so the revision takes no comma, and `updatedAt`, after it, takes one.
@@ -68,9 +76,7 @@ extension JSONWriter {
         appendVerbatim(UnsafeBufferPointer(rebasing: previous[revisionEnd..<createdEnd]))
         key("updatedAt")
         writeTimestamp(session.updatedAt)
-        key("top")
-        write(top: session.top)
-        key("root")
+        writeTopAndRootKey(of: session)
         return true
     }
 
