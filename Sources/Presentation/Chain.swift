@@ -100,6 +100,9 @@ struct Chain: Hashable, Sendable {
         return path[path.count - 1].id
     }
 
+    /// The topmost stack's last screen, read off that stack alone: what a push put there.
+    var topmostScreen: Screen { stacks[topIndex].top }
+
     func screen(_ id: ScreenID) -> Screen? {
         for stack in stacks {
             if let screen = stack.path.first(where: { $0.id == id }) { return screen }

@@ -58,6 +58,11 @@ public struct Session: Equatable, Sendable {
 
     public var top: Top { chain.top }
 
+    /// The topmost stack's last screen (under an alert, if one is open). Cheaper than
+    /// `screen(top.screen)`, which searches from the root stack: a push's answer asks for it,
+    /// and the stacks below are most likely out of the cache (docs/performance.md, item 79).
+    public var topmostScreen: Screen { chain.topmostScreen }
+
     public func screen(_ id: ScreenID) -> Screen? {
         chain.screen(id)
     }

@@ -68,7 +68,7 @@ struct TreeLayout: Sendable {
         var fresh = JSONWriter(scratch: scratch)
         switch edit {
         case .pushed:
-            guard let screen = session.screen(session.top.screen) else { return false }
+            let screen = session.topmostScreen
             // The comma by hand: a writer on its own takes the screen as its first value.
             withUnsafeBytes(of: UInt8(ascii: ",")) { fresh.appendVerbatim($0.bindMemory(to: UInt8.self)) }
             fresh.write(screen: screen)

@@ -180,4 +180,21 @@ struct NavigationTests {
         #expect(session.shape == [["login"]])
         #expect(session.screen(screenID("s2")) == nil)
     }
+
+    @Test("The topmost screen is the last of the topmost stack, also in a presentation and under an alert")
+    func topmostScreen() throws {
+        var session = Fixture.session()
+        #expect(session.topmostScreen.id == screenID("s2"))
+        try session.run(.push(Fixture.spec("list")))
+        try session.run(Fixture.modal("sheet"))
+        try session.run(.push(Fixture.spec("detail", title: "Detail")))
+        let top = session.topmostScreen
+        #expect(top.name == "detail" && top.title == "Detail")
+        #expect(top == session.screen(session.top.screen))
+        try session.run(Fixture.alert)
+        #expect(session.topmostScreen == top)
+        try session.run(.dismiss(presentation: session.top.alert, result: nil))
+        try session.run(.dismiss(presentation: session.top.presentation, result: nil))
+        #expect(session.topmostScreen.name == "list" && session.topmostScreen == session.screen(session.top.screen))
+    }
 }
