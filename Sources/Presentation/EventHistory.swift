@@ -112,34 +112,55 @@ struct EventHistory: Equatable, Sendable {
     }
 
     private mutating func append(_ new: [Event]) {
+        // A session navigated one step at a time (several events, one more a change) gets room
+        // in its tail for a few more; one set up by a batch and then left, as most are, keeps
+        // its tail exact (memory per session).
+        let roomy = new.count == 1 && tailCount >= 2
         // Packed on the stack, then copied into the tail: an event takes about 20 bytes, and
         // one larger than the scratch moves to a block of its own.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 256) { scratch in
             for event in new {
                 var packed = ByteWriter(scratch: scratch)
                 packed.write(event)
-                packed.withBytes { appendRecord($0) }
+                packed.withBytes { appendRecord($0, roomy: roomy) }
             }
         }
         count += new.count
     }
 
+    /// Room a roomy tail is given past what it needs: three or so events of a push or a pop.
+    private static let tailRoom = 64
+
     /// Adds one event's binary form, after its length, to the tail, sealing a full one first.
-    private mutating func appendRecord(_ record: UnsafeBufferPointer<UInt8>) {
+    private mutating func appendRecord(_ record: UnsafeBufferPointer<UInt8>, roomy: Bool) {
         if tailCount == Self.chunkSize {
             sealed.append(tail)
             sealedBytes &+= UInt32(truncatingIfNeeded: tail.count)
             tail = []
             tailCount = 0
         }
-        // Copied to exactly the size it needs rather than grown by doubling: a change made on a
-        // copy (a batch, a durable store) shares the tail and copies it anyway, and a tail
-        // grown in place would leave most sessions' tails half empty (memory per session).
         // The length prefix is one byte below 128, two below 16 K; more is reserved for larger ones.
-        // Laid out by hand in the new array: through a second writer it was copied twice.
         let prefix = record.count < 0x80 ? 1 : record.count < 0x4000 ? 2 : 10
+        let needed = tail.count + prefix + record.count
+        tailCount += 1
+        // In place when the tail has the room and no copy of the session shares it: a push or
+        // a pop then writes its event's bytes and nothing else. Copying the whole tail into a
+        // new block on every change read up to 16 events out of memory (docs/performance.md,
+        // item 80).
+        // (Shared, it is copied at the capacity it has, which is no more than this gave it.)
+        if needed <= tail.capacity {
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { length in
+                let written = ByteWriter.put(UInt64(record.count), at: length.baseAddress!)
+                tail.append(contentsOf: UnsafeBufferPointer(rebasing: length[..<written]))
+            }
+            tail.append(contentsOf: record)
+            return
+        }
+        // Otherwise copied to the size it needs (plus room when roomy) rather than grown by
+        // doubling: a tail grown by doubling would leave most sessions' tails half empty.
+        // Laid out by hand in the new array: through a second writer it was copied twice.
         tail = tail.withUnsafeBufferPointer { old in
-            [UInt8](unsafeUninitializedCapacity: old.count + prefix + record.count) { buffer, initialized in
+            [UInt8](unsafeUninitializedCapacity: needed + (roomy ? Self.tailRoom : 0)) { buffer, initialized in
                 var at = buffer.baseAddress!
                 if let start = old.baseAddress {
                     at.initialize(from: start, count: old.count)
@@ -153,7 +174,6 @@ struct EventHistory: Equatable, Sendable {
                 initialized = at - buffer.baseAddress!
             }
         }
-        tailCount += 1
     }
 
     private mutating func dropFirst(_ dropped: Int) {

@@ -100,6 +100,21 @@ struct HistoryTests {
         #expect(session.keptEvents.map(\.revision) == Array(32...81))
     }
 
+    /// A session changed one step at a time appends its events in place, in room its tail was
+    /// given; a copy taken between steps shares that tail and must not see the later events.
+    @Test("Copies taken between single steps keep their events while the original appends in place")
+    func copiesBetweenSingleSteps() throws {
+        var session = Fixture.session()
+        var copies: [(session: Session, events: [Event])] = []
+        for round in 0..<40 {
+            copies.append((session, session.keptEvents))
+            try session.run(round % 2 == 0 ? .push(Fixture.spec("a")) : .pop(result: nil), limits: Limits(eventsKept: 25))
+        }
+        for (copy, events) in copies { #expect(copy.keptEvents == events) }
+        #expect(session.keptEvents.map(\.revision) == Array(17...41))
+        #expect(session.keptEvents == copies.last!.events.suffix(24) + [session.keptEvents.last!])
+    }
+
     /// A live history has dropped events at the front of its first chunk; a restored one starts
     /// its chunks afresh. They hold the same events, so they are equal.
     @Test("A history read back equals the one it was read from, however its chunks fall", arguments: [5, 16, 21])
