@@ -376,11 +376,11 @@ def cmd_report(args):
     rounds = {}
     with open(args.rows) as tsv:
         for line in tsv:
-            server, workload, round_, rps, p50, p99, requests, serr, kerr, cpu = line.rstrip("\n").split("\t")
+            server, workload, round_, rps, p50, p99, requests, serr, kerr, cpu, user = line.rstrip("\n").split("\t")
             rounds.setdefault((server, workload), {})[int(round_)] = {
                 "round": int(round_), "rps": float(rps), "p50_ms": int(p50) / 1000, "p99_ms": int(p99) / 1000,
                 "requests": int(requests), "http_errors": int(serr), "socket_errors": int(kerr),
-                "cpu_us": float(cpu) if cpu else None}
+                "cpu_us": float(cpu) if cpu else None, "user_us": float(user) if user else None}
     # A server's figures on a workload: the median of its rounds.
     rows = {}
     for (server, workload), by_round in rounds.items():
@@ -390,6 +390,8 @@ def cmd_report(args):
             "rps": round(median(run["rps"] for run in runs), 1),
             "cpu_us": (round(median(run["cpu_us"] for run in runs), 2)
                        if all(run["cpu_us"] is not None for run in runs) else None),
+            "user_us": (round(median(run["user_us"] for run in runs), 2)
+                        if all(run["user_us"] is not None for run in runs) else None),
             "p50_ms": median(run["p50_ms"] for run in runs), "p99_ms": median(run["p99_ms"] for run in runs),
             "requests": sum(run["requests"] for run in runs),
             "http_errors": sum(run["http_errors"] for run in runs),
@@ -464,9 +466,9 @@ def cmd_report(args):
 
     out = sys.stdout
     out.write("\nmedians of each server's rounds; ratios: the median of the rounds' ratios (their range);\n"
-              "CPU: the server's user and system time (all its threads) per request answered\n")
+              "CPU: the server's user and system time (all its threads) per request answered, and its user part\n")
     out.write(f"{'workload':<10}{'server':<9}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
-              f"{'req/s vs C':>22}{'p99 vs C':>20}{'CPU µs':>9}{'CPU vs C':>24}\n")
+              f"{'req/s vs C':>22}{'p99 vs C':>20}{'CPU (user) µs':>15}{'CPU vs C':>24}\n")
     for workload in ("tree", "pushpop", "mix", "create"):
         for server in ("c", "ours", "minimal", "durable"):
             row = rows.get((server, workload))
@@ -480,8 +482,10 @@ def cmd_report(args):
                 rate, cpu = shown("durable_ratio", " mem"), shown("durable_cpu_ratio", " mem")
             errors = row["http_errors"] + row["socket_errors"]
             cpu_us = "" if row["cpu_us"] is None else f"{row['cpu_us']:.1f}"
+            if cpu_us and row["user_us"] is not None:
+                cpu_us += f" ({row['user_us']:.1f})"
             out.write(f"{workload:<10}{server:<9}{row['rps']:>10.0f}{row['p50_ms']:>9.2f}{row['p99_ms']:>9.2f}"
-                      f"{errors:>8}{rate:>22}{p99:>20}{cpu_us:>9}{cpu:>24}\n")
+                      f"{errors:>8}{rate:>22}{p99:>20}{cpu_us:>15}{cpu:>24}\n")
     if "sustained_windows" in measures:
         out.write(f"\nsustained push/pop, {measures['sustained_windows']} windows taking turns on fresh servers:\n"
                   f"  memory  {measures['sustained_memory_rps_first']:>8.0f} -> {measures['sustained_memory_rps_last']:>8.0f} req/s\n"
