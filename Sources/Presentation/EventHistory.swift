@@ -143,11 +143,10 @@ struct EventHistory: Equatable, Sendable {
         let prefix = record.count < 0x80 ? 1 : record.count < 0x4000 ? 2 : 10
         let needed = tail.count + prefix + record.count
         tailCount += 1
-        // In place when the tail has the room and no copy of the session shares it: a push or
-        // a pop then writes its event's bytes and nothing else. Copying the whole tail into a
-        // new block on every change read up to 16 events out of memory (docs/performance.md,
-        // item 80).
-        // (Shared, it is copied at the capacity it has, which is no more than this gave it.)
+        // In place when the tail has the room: a push or a pop then writes its event's bytes and
+        // nothing else, where copying the whole tail into a new block read up to 16 events out
+        // of memory (docs/performance.md, item 80). A tail a copy of the session shares is
+        // copied by `append` at the capacity it has, which is no more than this gave it.
         if needed <= tail.capacity {
             withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { length in
                 let written = ByteWriter.put(UInt64(record.count), at: length.baseAddress!)
