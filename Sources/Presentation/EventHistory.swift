@@ -22,7 +22,8 @@ struct EventHistory: Equatable, Sendable {
     /// binary form. Full chunks of `chunkSize` events, never changed once sealed; none while
     /// a session has had fewer events than that, which is most sessions.
     private var sealed: [[UInt8]] = []
-    /// The newest events, fewer than `chunkSize`: the chunk a change copies.
+    /// The newest events, fewer than `chunkSize`: the chunk a change appends to, in place
+    /// unless a copy of the session shares it.
     private var tail: [UInt8] = []
     /// Every event of this revision and earlier has been dropped; 0 while nothing has.
     private(set) var droppedThrough = 0
