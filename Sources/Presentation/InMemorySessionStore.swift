@@ -40,6 +40,8 @@ public final class InMemorySessionStore: SessionStore {
     /// Bytes the journal holds; 0 without one.
     public var storedBytes: Int { journal?.storedBytes ?? 0 }
 
+    public var changesInPlace: Bool { journal == nil }
+
     public func create(root: ScreenSpec, timeToLive: Int?, now: Date) throws(PresentationError) -> NewSession {
         let (new, entry, lease) = try insertHidden(timeToLive: timeToLive, now: now) { id, token in
             Session(id: id, token: token, root: root, now: now)

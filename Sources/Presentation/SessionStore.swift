@@ -72,6 +72,13 @@ public protocol SessionStore: Sendable {
         _ id: SessionID, _ body: @escaping @Sendable (inout Session) throws -> Void,
         completion: @escaping @Sendable ((any Error)?) -> Void)
 
+    /// True when `change` runs its body on the stored session itself and the change is made
+    /// once the body returns (a store in memory): what the body reads of the session after
+    /// changing it is then what every reader sees next, so an answer can be made from it there
+    /// and then, without a copy of the session for later. False when a journal writes the
+    /// change first: the body has a copy, which may yet be refused.
+    var changesInPlace: Bool { get }
+
     /// Removes the session (from disk too, before it returns) and tells its watchers `.deleted`;
     /// false when there was none. When the removal cannot be written the session stays.
     func delete(_ id: SessionID) throws(PresentationError) -> Bool

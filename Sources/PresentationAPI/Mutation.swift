@@ -8,6 +8,12 @@ import Synchronization
 /// the session's lock (`apply`), and its answer (`finish`), given at once by a store in
 /// memory or once written by a durable one, on the journal's thread.
 ///
+/// A store in memory changes the session in place (`SessionStore.changesInPlace`), so the
+/// answer is made in `apply`, from the session under its lock: only changes of the same
+/// session wait the microsecond longer. Kept for `finish` instead, a copy of the session cost
+/// a retain and a release of each of its arrays, and generic copies of the outcome holding
+/// it (650 instructions of a push or pop, docs/performance.md, item 81).
+///
 /// One object for all of it, so that the two closures the store is handed each capture this
 /// alone: separate closures, a slot for the outcome and a deferred response cost six
 /// allocations a change (docs/performance.md). A change answered before `store.change`
@@ -21,7 +27,10 @@ final class Mutation: Sendable {
     }
 
     enum Outcome: Sendable {
+        /// Applied by a store that writes it first: the answer is made once it is written.
         case applied(Session, PresentationID?)
+        /// Applied in place, and answered there and then.
+        case answered(HTTPResponse)
         case recorded(RecordedReply)
         case replayed(RecordedReply)
     }
@@ -54,13 +63,16 @@ final class Mutation: Sendable {
     private let limits: Limits
     private let preference: ReturnPreference
     private let edit: TreeLayout.Edit?
+    /// The store changes sessions in place: `apply` makes the answer.
+    private let answersInPlace: Bool
     private let state = Mutex(State())
 
     init(
         api: PresentationAPI, steps: Steps, token: SessionTokenDigest, key: String?, fingerprint: [UInt8],
-        expected: [Int]??, moment: Date, limits: Limits, preference: ReturnPreference
+        expected: [Int]??, moment: Date, limits: Limits, preference: ReturnPreference, answersInPlace: Bool
     ) {
         self.api = api
+        self.answersInPlace = answersInPlace
         self.token = token
         self.key = key
         self.fingerprint = fingerprint
@@ -96,7 +108,12 @@ final class Mutation: Sendable {
             if let step { try session.apply(step, at: moment, limits: limits) } else {
                 try session.apply(batch, at: moment, limits: limits)
             }
-        guard let key else { return keep(.applied(session, change.presented)) }
+        guard let key else {
+            return keep(
+                answersInPlace
+                    ? .answered(api.answer(applied: session, change.presented, preference, edit))
+                    : .applied(session, change.presented))
+        }
         // The answer is kept with the session so a retry gets these exact bytes.
         var writer = JSONWriter()
         writer.write(session: session, presented: change.presented)
@@ -118,7 +135,12 @@ final class Mutation: Sendable {
             guard let outcome = state.withLock({ $0.outcome.take() }) else {
                 preconditionFailure("a change succeeded without an outcome")
             }
-            response = api.answer(outcome, preference, edit)
+            // Taken apart here: handed on whole, the outcome was copied through its generic witness.
+            if case .answered(let answer) = outcome {
+                response = answer
+            } else {
+                response = api.answer(outcome, preference, edit)
+            }
         }
         let parked = state.withLock { state -> HTTPDeferredResponse? in
             if case .parked(let deferred) = state.reply { return deferred }

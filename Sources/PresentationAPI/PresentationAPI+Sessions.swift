@@ -160,7 +160,8 @@ extension PresentationAPI {
         let mutation = Mutation(
             api: self, steps: steps, token: token, key: key,
             fingerprint: key == nil ? [] : Fingerprint.of(route: route, body: request.body), expected: expected,
-            moment: now(), limits: store.limits, preference: ReturnPreference(request.headers))
+            moment: now(), limits: store.limits, preference: ReturnPreference(request.headers),
+            answersInPlace: store.changesInPlace)
         store.change(id, { session in try mutation.apply(to: &session) }, completion: { mutation.finish($0) })
         return mutation.reply()
     }
@@ -168,20 +169,10 @@ extension PresentationAPI {
     /// `edit`: what the steps did to the topmost stack, when that is all (for `SessionJSONCache`).
     func answer(_ outcome: Mutation.Outcome, _ preference: ReturnPreference, _ edit: TreeLayout.Edit?) -> HTTPResponse {
         switch outcome {
-        case .applied(let session, let presented) where preference == .minimal:
-            var writer = JSONWriter(capacity: 256)
-            writer.write(summaryOf: session, presented: presented)
-            return Self.minimal(.json(writer.bytes, revision: session.revision))
         case .applied(let session, let presented):
-            // Kept for the reads that follow when the session is being read; a present's answer
-            // adds the new presentation's id.
-            let json = sessionJSON.json(for: session, changedBy: edit)
-            guard let presented else { return .json(json, revision: session.revision) }
-            var writer = JSONWriter(continuing: json.bytes)
-            writer.key("presentation")
-            writer.writeString(presented.rawValue)
-            writer.endObject()
-            return .json(writer.bytes, revision: session.revision)
+            return answer(applied: session, presented, preference, edit)
+        case .answered(let response):
+            return response
         case .recorded(let reply), .replayed(let reply):
             // A recorded answer is always the whole session, so that each retry may prefer either.
             let summary = preference == .minimal ? Self.summary(ofRecorded: reply.body) : nil
@@ -190,6 +181,26 @@ extension PresentationAPI {
             if case .replayed = outcome { response.headers.set("Idempotent-Replayed", "true") }
             return summary == nil ? response : Self.minimal(response)
         }
+    }
+
+    /// The answer to a change applied to `session`, which is the session as changed: its
+    /// summary, or its JSON (kept for the reads that follow when the session is being read),
+    /// with the new presentation's id after a present.
+    func answer(
+        applied session: Session, _ presented: PresentationID?, _ preference: ReturnPreference, _ edit: TreeLayout.Edit?
+    ) -> HTTPResponse {
+        if preference == .minimal {
+            var writer = JSONWriter(capacity: 256)
+            writer.write(summaryOf: session, presented: presented)
+            return Self.minimal(.json(writer.bytes, revision: session.revision))
+        }
+        let json = sessionJSON.json(for: session, changedBy: edit)
+        guard let presented else { return .json(json, revision: session.revision) }
+        var writer = JSONWriter(continuing: json.bytes)
+        writer.key("presentation")
+        writer.writeString(presented.rawValue)
+        writer.endObject()
+        return .json(writer.bytes, revision: session.revision)
     }
 
     /// `response` marked as honouring `Prefer: return=minimal`.

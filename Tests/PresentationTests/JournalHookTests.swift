@@ -121,6 +121,26 @@ struct JournalHookTests {
         #expect(store.session(id) == nil)
     }
 
+    @Test("Only a store without a journal changes in place: what the change saw is at once what readers see")
+    func changesInPlace() throws {
+        let memory = InMemorySessionStore()
+        let (journal, durable, _) = try Self.journaledSession()
+        #expect(memory.changesInPlace && !durable.changesInPlace)
+        for store in [memory, durable] {
+            let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
+            let seen = Mutex<Session?>(nil)
+            store.change(id, { session in
+                try session.run(.push(Fixture.spec("a")))
+                seen.withLock { $0 = session }
+            }, completion: { _ in })
+            let changed = try #require(seen.withLock { $0 })
+            // The API answers from the session its change saw only when the store says this holds.
+            #expect((store.session(id) == changed) == store.changesInPlace)
+            journal.land()
+            #expect(store.session(id) == changed)
+        }
+    }
+
     @Test("A queued change shows only once written; changes made meanwhile wait, then apply on top, in order")
     func queuedChanges() throws {
         let (journal, store, id) = try Self.journaledSession()
