@@ -10,9 +10,11 @@ import Synchronization
 ///
 /// A store in memory changes the session in place (`SessionStore.changesInPlace`), so the
 /// answer is made in `apply`, from the session under its lock: only changes of the same
-/// session wait the microsecond longer. Kept for `finish` instead, a copy of the session cost
-/// a retain and a release of each of its arrays, and generic copies of the outcome holding
-/// it (650 instructions of a push or pop, docs/performance.md, item 81).
+/// session wait the microsecond longer, and the JSON cache's lock is then taken inside the
+/// session's, as a read's always was (never the other way round). Kept for `finish` instead,
+/// a copy of the session cost a retain and a release of each of its arrays, and generic
+/// copies of the outcome holding it (650 instructions of a push or pop, docs/performance.md,
+/// item 81).
 ///
 /// One object for all of it, so that the two closures the store is handed each capture this
 /// alone: separate closures, a slot for the outcome and a deferred response cost six
