@@ -46,8 +46,10 @@ bench: deps
 	bench/run
 
 # The same machinery for one second per workload, as CI runs it; it never judges a speed.
+# bench/compare's smoke runs the server bench/run built beside the C server.
 bench-smoke: deps
 	bench/run --smoke
+	bench/compare --smoke "$${SCRATCH:-.build}/release/presentation-server" c
 
 # The fuzz targets of Fuzz/ (libFuzzer + AddressSanitizer): replays the checked-in inputs,
 # then fuzzes each target for FUZZ_SECONDS (default 60; see scripts/fuzz). Not in CI.
