@@ -156,25 +156,34 @@ final class SessionEntry: Sendable {
         at now: Date, journal: any SessionJournal, _ body: (inout Session) throws -> R,
         completion: @escaping @Sendable (Result<R, any Error>) -> Void
     ) -> TurnEnd {
-        let prepared: Result<(draft: Session?, lease: SessionLease, result: R), any Error> = state.withLock { state in
-            Result {
+        // Plain locals, not a `Result` of the three: a `Result` holding the session was copied
+        // four times a durable change through the runtime's generic witnesses, each copy
+        // retaining every array of the session (docs/performance.md, item 82).
+        var draft: Session?
+        let lease: SessionLease
+        let result: R
+        do {
+            (lease, result) = try state.withLock { state throws -> (SessionLease, R) in
                 guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
                 state.lease.lastAccess = max(state.lease.lastAccess, now)
-                var draft = state.session
-                let result = try body(&draft)
+                var changed = state.session
+                let result = try body(&changed)
                 // Nothing changed, so nothing to write: the result is that of a read.
-                let changed = draft.revision != state.session.revision || draft != state.session
-                return (changed ? draft : nil, state.lease, result)
+                if changed.revision != state.session.revision || changed != state.session { draft = changed }
+                return (state.lease, result)
             }
-        }
-        guard case .success(let prepared) = prepared, let draft = prepared.draft else {
-            completion(prepared.map(\.result))
+        } catch {
+            completion(.failure(error))
             return .passed
         }
-        journal.save(draft, lease: prepared.lease) { [self] failure in
+        guard let draft else {
+            completion(.success(result))
+            return .passed
+        }
+        journal.save(draft, lease: lease) { [self] failure in
             let notice = state.withLock { state -> (watchers: [Watch], revision: Int)? in
                 guard failure == nil else { return nil }
-                state.persistedAccess = max(state.persistedAccess, prepared.lease.lastAccess)
+                state.persistedAccess = max(state.persistedAccess, lease.lastAccess)
                 let revised = draft.revision != state.session.revision
                 state.session = draft
                 return revised ? (Self.ordered(state.watchers), draft.revision) : nil
@@ -183,7 +192,7 @@ final class SessionEntry: Sendable {
                 for watch in notice.watchers { watch.tell(.revised(notice.revision)) }
             }
             // Answered before the next change runs, so that one session's answers keep their order.
-            completion(failure.map { .failure($0) } ?? .success(prepared.result))
+            completion(failure.map { .failure($0) } ?? .success(result))
             passTurn()
         }
         return .kept
