@@ -71,6 +71,47 @@ def create_session(conn, kind):
     return sid, token
 
 
+# How many screens `create_session` leaves on the stack that push/pop acts on: the sheet's
+# one screen (ours), the three-screen stack (c).
+SETUP_DEPTH = {"ours": 1, "c": 3}
+
+
+def topmost_depth(tree, kind):
+    """The screens on the stack a push or a pop acts on, read from a GET of the session."""
+    if kind == "c":
+        return len(tree["stack"])
+    stack = tree["root"]
+    while (stack.get("presentation") or {}).get("stack"):
+        stack = stack["presentation"]["stack"]
+    return len(stack["path"])
+
+
+def cmd_reset(args):
+    """Pops every session back to the depth `setup` left it at.
+
+    pushpop.lua pushes on even rounds over the sessions and pops on odd ones, counting from
+    the start of each wrk run; a run stops wherever its time ends, so the next one starts
+    with pushes on sessions that may still carry the last run's. Without this between runs,
+    stacks grew by about half a screen a run, and our answers (the whole tree) and durable
+    writes (the whole session) with them, while the C server's answer stays the same size.
+    """
+    host, port = host_port(args.base)
+    conn = http.client.HTTPConnection(host, port, timeout=30)
+    pairs = read_ids(args.ids)
+    pops = 0
+    for sid, token in pairs:
+        status, data, _ = request(conn, "GET", f"/v1/sessions/{sid}", token=token)
+        if status != 200:
+            fail(f"GET /v1/sessions/{sid} answered {status}: {data[:200]!r}")
+        extra = topmost_depth(json.loads(data), args.kind) - SETUP_DEPTH[args.kind]
+        for _ in range(extra):
+            status, data, _ = request(conn, "POST", f"/v1/sessions/{sid}/pop", token=token)
+            if status != 200:
+                fail(f"pop of {sid} answered {status}: {data[:200]!r}")
+        pops += max(extra, 0)
+    print(json.dumps({"sessions": len(pairs), "pops": pops}))
+
+
 def cmd_setup(args):
     """Creates sessions for the wrk workloads and writes "id token" lines."""
     host, port = host_port(args.base)
@@ -544,6 +585,11 @@ def main():
     p.add_argument("--sessions", type=int, default=64)
     p.add_argument("--out", required=True)
     p.set_defaults(run=cmd_setup)
+    p = sub.add_parser("reset", help="pop every session back to the depth setup left it at")
+    p.add_argument("--base", required=True)
+    p.add_argument("--kind", choices=["ours", "c"], default="ours")
+    p.add_argument("--ids", required=True)
+    p.set_defaults(run=cmd_reset)
     p = sub.add_parser("subscribers", help="idle SSE subscribers: memory and CPU")
     p.add_argument("--base", required=True)
     p.add_argument("--kind", choices=["ours", "c"], default="ours")
