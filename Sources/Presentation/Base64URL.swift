@@ -55,14 +55,11 @@ enum Base64URL {
         string.utf8.count == length && string.utf8.allSatisfy { value(of: $0) != nil }
     }
 
-    /// `count` bytes from the system's secure generator (getrandom on Linux, arc4random on Darwin).
+    /// `count` bytes from the system's secure generator (`SecureRandom`).
     static func randomBytes(count: Int) -> [UInt8] {
-        var generator = SystemRandomNumberGenerator()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(count + 7)
-        while bytes.count < count {
-            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            SecureRandom.fill(UnsafeMutableRawBufferPointer(buffer))
+            initialized = count
         }
-        return Array(bytes.prefix(count))
     }
 }

@@ -47,10 +47,11 @@ public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Custo
         }
     }
 
-    /// A new id from the system's cryptographically secure generator.
+    /// A new id from the system's cryptographically secure generator, in one call to it.
     public static func random() -> SessionID {
-        var generator = SystemRandomNumberGenerator()
-        return SessionID(high: generator.next(), low: generator.next())
+        var words: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { SecureRandom.fill($0) }
+        return SessionID(high: words.0, low: words.1)
     }
 
     private init(high: UInt64, low: UInt64) {
