@@ -83,14 +83,23 @@ struct FieldReader {
     }
 
     /// The JSON pointer of `key` in this object (RFC 6901 escaping).
+    ///
+    /// Every nested object read names its place, so this runs on the way of a good request
+    /// too: it looks at the key's bytes itself. `String.contains` with a string argument is
+    /// Foundation's `range(of:)` here, through `NSString`: about 3,700 instructions a call, a
+    /// tenth of a create's (docs/performance.md, item 85).
     func path(_ key: String) -> String {
-        pointer + "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }
-}
-
-extension String {
-    fileprivate func replacingOccurrences(of target: String, with replacement: String) -> String {
-        guard contains(target) else { return self }
-        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+        var escaped = pointer + "/"
+        guard key.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }) else {
+            return escaped + key
+        }
+        for character in key.unicodeScalars {
+            switch character {
+            case "~": escaped += "~0"
+            case "/": escaped += "~1"
+            default: escaped.unicodeScalars.append(character)
+            }
+        }
+        return escaped
     }
 }

@@ -90,6 +90,14 @@ struct ErrorTests {
             "an unknown alert field", route: "present",
             body: #"{"style":"alert","alert":{"actions":[{"id":"ok","title":"OK"}],"colour":"red"}}"#, status: 422,
             code: "unknown_field", pointer: "/alert/colour"),
+        ErrorCase(
+            "an unknown field whose name needs escaping in a JSON pointer", route: "present",
+            body: #"{"style":"alert","alert":{"actions":[{"id":"ok","title":"OK"}],"é/x~y":1}}"#, status: 422,
+            code: "unknown_field", pointer: "/alert/é~1x~0y"),
+        ErrorCase(
+            "an unknown field of an action named by the two characters to escape", route: "present",
+            body: #"{"style":"alert","alert":{"actions":[{"id":"ok","title":"OK","~/":1}]}}"#, status: 422,
+            code: "unknown_field", pointer: "/alert/actions/0/~0~1"),
         ErrorCase("an empty screen name", route: "push", body: #"{"screen":""}"#, status: 422, code: "invalid_screen"),
         ErrorCase(
             "a screen name of 129 bytes", route: "push",
