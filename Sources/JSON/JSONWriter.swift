@@ -148,6 +148,34 @@ public struct JSONWriter: ~Copyable {
         }
     }
 
+    /// Writes `units` divided by 10^`fractionDigits` as a decimal with exactly that many
+    /// digits after the point (1234 with 3 is `1.234`, 5 with 3 is `0.005`): a duration in
+    /// milliseconds from whole microseconds, with no `String(format:)` and no floating point.
+    public mutating func writeDecimal(_ units: Int, fractionDigits: Int) {
+        precondition((0...18).contains(fractionDigits), "fractionDigits must be 0 to 18")
+        guard fractionDigits > 0 else { return writeInt(units) }
+        startValue()
+        if units < 0 { append(.minus) }
+        // As `writeInt`: digits from the end of a stack buffer, the point placed among them,
+        // and zeros before the first significant digit up to the one before the point.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { digits in
+            var start = digits.count
+            var rest = units.magnitude
+            var written = 0
+            repeat {
+                if written == fractionDigits {
+                    start -= 1
+                    digits[start] = UInt8(ascii: ".")
+                }
+                start -= 1
+                digits[start] = .digitZero + UInt8(truncatingIfNeeded: rest % 10)
+                rest /= 10
+                written += 1
+            } while rest > 0 || written <= fractionDigits
+            append(UnsafeBufferPointer(rebasing: digits[start...]))
+        }
+    }
+
     @inlinable @inline(__always)
     public mutating func writeBool(_ value: Bool) {
         startValue()

@@ -81,6 +81,11 @@ struct ExecutableTests {
         #expect(requests.contains { $0["path"] as? String == "/healthz" && $0["status"] as? Int == 200 && $0["method"] as? String == "GET" })
         #expect(requests.contains { $0["path"] as? String == "/nope" && $0["status"] as? Int == 404 })
         #expect(requests.allSatisfy { $0["duration_ms"] is Double || $0["duration_ms"] is Int })
+        // Milliseconds with three decimals, and every line's time in RFC 3339 UTC with milliseconds.
+        let durations = server.output.split(separator: "\n").filter { $0.contains(#""event":"request""#) }
+        #expect(!durations.isEmpty && durations.allSatisfy { $0.contains(/"duration_ms":[0-9]+\.[0-9]{3}[,}]/) })
+        let time = /[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z/
+        #expect(lines.allSatisfy { ($0["time"] as? String)?.wholeMatch(of: time) != nil })
         #expect(!server.output.contains("secret"), "the query string (and a token in it) must not be logged")
         #expect(lines.last?["event"] as? String == "stopped")
     }

@@ -39,6 +39,31 @@ struct JSONWriterTests {
         #expect(text { $0.writeInt(value) } == String(value))
     }
 
+    @Test(
+        "Fixed-point decimals keep every fraction digit and a zero before the point",
+        arguments: [
+            (1234, 3, "1.234"), (5, 3, "0.005"), (0, 3, "0.000"), (1000, 3, "1.000"), (-1500, 3, "-1.500"),
+            (-7, 2, "-0.07"), (42, 0, "42"), (Int.max, 18, "9.223372036854775807"),
+            (Int.min, 3, "-9223372036854775.808"),
+        ]
+    )
+    func writesDecimals(units: Int, fractionDigits: Int, expected: String) {
+        #expect(text { $0.writeDecimal(units, fractionDigits: fractionDigits) } == expected)
+    }
+
+    @Test("A decimal in an object is a value like any other")
+    func decimalInObject() {
+        let output = text { writer in
+            writer.beginObject()
+            writer.key("duration_ms")
+            writer.writeDecimal(250, fractionDigits: 3)
+            writer.key("status")
+            writer.writeInt(200)
+            writer.endObject()
+        }
+        #expect(output == #"{"duration_ms":0.250,"status":200}"#)
+    }
+
     @Test("Scalars are written as their literals")
     func writesScalars() {
         #expect(text { $0.writeBool(true) } == "true")
