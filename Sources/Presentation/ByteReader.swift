@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reads what `ByteWriter` wrote, refusing anything truncated, oversized or not UTF-8.
 package struct ByteReader {
     private let bytes: ArraySlice<UInt8>
@@ -80,10 +88,25 @@ package struct ByteReader {
     package mutating func string() throws(ByteDecodingError) -> String {
         let length = try count()
         defer { offset += length }
-        guard let string = String(validating: bytes[offset..<offset + length], as: UTF8.self) else {
-            throw .invalid("a string is not UTF-8")
-        }
+        let stored = bytes[offset..<offset + length]
+        // Decoded, then compared: decoding replaces whatever is not UTF-8, so the string's
+        // bytes are the stored ones only when those were valid. `String(validating:as:)` says
+        // the same, but through the standard library's unspecialized generic code, which looks
+        // up two types' metadata each call: about 650 instructions, ten times an event history
+        // read (docs/performance.md, item 87).
+        let string = String(decoding: stored, as: UTF8.self)
+        guard Self.same(string, stored) else { throw .invalid("a string is not UTF-8") }
         return string
+    }
+
+    private static func same(_ string: String, _ stored: ArraySlice<UInt8>) -> Bool {
+        var string = string
+        return string.withUTF8 { decoded in
+            stored.withUnsafeBufferPointer { original in
+                decoded.count == original.count
+                    && (decoded.isEmpty || memcmp(decoded.baseAddress!, original.baseAddress!, decoded.count) == 0)
+            }
+        }
     }
 
     package mutating func optional() throws(ByteDecodingError) -> String? {
