@@ -4,7 +4,7 @@ import Testing
 
 @testable import PresentationAPI
 
-/// The fast way through push, replace and set-root bodies (`OperationDecoding.plainScreenStep`)
+/// The fast way through push, replace, set-root and present bodies (`OperationDecoding.plainScreenStep`)
 /// must decide nothing the parser and `FieldReader` would decide otherwise: whatever it returns,
 /// the general path returns for the same body; everything else it leaves to that path.
 @Suite("Plain screen bodies, read without a tree")
@@ -63,6 +63,40 @@ struct PlainBodyTests {
         #expect(Self.general(.push, Array(#"{"screen":"a","params":{"n":1e3}}"#.utf8), parser) != nil)
     }
 
+    @Test("A present with a screen style takes the fast way, and it reads it as the parser does")
+    func present() throws {
+        let parser = JSONParser()
+        let bodies = [
+            #"{"style":"sheet","screen":"compose","title":"New message","params":{"draft":"x"}}"#,
+            #"{"screen":"a","style":"modal"}"#,
+            #"{"style":"fullScreen","screen":"a","from":"s1"}"#,
+            #"{"style":"popover","screen":"a","params":null,"title":null}"#,
+        ]
+        for body in bodies {
+            let bytes = Array(body.utf8)
+            let plain = try #require(OperationDecoding.plainScreenStep(.present, body: bytes, parser: parser), "\(body)")
+            #expect(plain == Self.general(.present, bytes, parser), "\(body)")
+        }
+        let left = [
+            #"{"style":"alert","alert":{"actions":[{"id":"ok","title":"OK"}]}}"#,  // an alert
+            #"{"style":"sheet","screen":"a","navigation":false}"#,  // a boolean member
+            #"{"style":"sheet","screen":"a","navigation":true}"#,
+            #"{"style":"drawer","screen":"a"}"#,  // no such style
+            #"{"screen":"a"}"#,  // no style
+            #"{"style":null,"screen":"a"}"#,
+            #"{"style":"alert","screen":"a"}"#,  // an alert cannot show a screen
+            #"{"style":"sheet","screen":"a","alert":{}}"#,  // a member the style does not read
+        ]
+        for body in left {
+            #expect(OperationDecoding.plainScreenStep(.present, body: Array(body.utf8), parser: parser) == nil, "\(body)")
+        }
+        // A push knows no style: the fast way leaves it to the general one, which refuses it.
+        let styled = Array(#"{"style":"sheet","screen":"a"}"#.utf8)
+        #expect(OperationDecoding.plainScreenStep(.push, body: styled, parser: parser) == nil)
+        #expect(Self.general(.push, styled, parser) == nil)
+        #expect(Self.general(.present, Array(#"{"style":"sheet","screen":"a","navigation":false}"#.utf8), parser) != nil)
+    }
+
     @Test("The parser's limits hold on the fast way too")
     func limits() {
         let body = Array(#"{"screen":"detail","params":{"key":"twelve bytes"}}"#.utf8)
@@ -73,15 +107,17 @@ struct PlainBodyTests {
         }
     }
 
-    @Test("On 20,000 generated bodies the fast way agrees with the general path wherever it answers")
+    @Test("On 24,000 generated bodies the fast way agrees with the general path wherever it answers")
     func generated() throws {
         var generator = BodyGenerator(seed: 0x5eed_cafe)
         let parsers = [JSONParser(), JSONParser(maxDepth: 1), JSONParser(maxStringBytes: 6)]
+        let kinds = Self.kinds + [.present]
         var taken = 0
+        var takenPresents = 0
         var leftValid = 0
-        for round in 0..<20_000 {
-            let body = generator.body()
-            let kind = Self.kinds[round % Self.kinds.count]
+        for round in 0..<24_000 {
+            let kind = kinds[round % kinds.count]
+            let body = generator.body(styled: kind == .present)
             let parser = parsers[round % 7 == 0 ? 1 + round % 2 : 0]
             let general = Self.general(kind, body, parser)
             guard let plain = OperationDecoding.plainScreenStep(kind, body: body, parser: parser) else {
@@ -89,10 +125,12 @@ struct PlainBodyTests {
                 continue
             }
             taken += 1
+            if kind == .present { takenPresents += 1 }
             try #require(plain == general, "\(String(decoding: body, as: UTF8.self))")
         }
         // The generator must exercise both ways, or the comparison proves little.
         #expect(taken > 1_500)
+        #expect(takenPresents > 150)
         #expect(leftValid > 300)
     }
 }
@@ -150,10 +188,17 @@ struct BodyGenerator {
         return blank() + text + blank()
     }
 
-    mutating func body() -> [UInt8] {
-        let outer = [#""screen""#, #""params""#, #""title""#, #""from""#]
-        let text = object(keys: outer, extra: outer + [#""parmas""#, #""scr\u0065en""#]) { generator, key in
+    /// A screen body; `styled`, with a `style` member too, as a present's has (mostly one that
+    /// shows a screen), and now and then `navigation`.
+    mutating func body(styled: Bool = false) -> [UInt8] {
+        let outer = [#""screen""#, #""params""#, #""title""#, #""from""#] + (styled ? [#""style""#] : [])
+        let extra = outer + [#""parmas""#, #""scr\u0065en""#] + (styled ? [#""navigation""#, #""alert""#] : [#""style""#])
+        let text = object(keys: outer, extra: extra) { generator, key in
             switch (key, generator.next(8)) {
+            case (#""style""#, 0..<7):
+                return generator.pick([#""sheet""#, #""modal""#, #""fullScreen""#, #""popover""#, #""alert""#, #""drawer""#])
+            case (#""navigation""#, _):
+                return generator.pick(["true", "false", "null", #""yes""#])
             case (#""params""#, 0..<6):
                 let inner = [#""itemId""#, #""n""#, #""title""#, #""ok""#, #""x""#]
                 return generator.object(keys: inner, extra: inner + [#""é""#, #""k\"""#]) { generator, _ in
