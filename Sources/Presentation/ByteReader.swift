@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Reads what `ByteWriter` wrote, refusing anything truncated, oversized or not UTF-8.
 package struct ByteReader {
     private let bytes: ArraySlice<UInt8>
@@ -94,19 +86,10 @@ package struct ByteReader {
         // the same, but through the standard library's unspecialized generic code, which looks
         // up two types' metadata each call: about 650 instructions, ten times an event history
         // read (docs/performance.md, item 87).
-        let string = String(decoding: stored, as: UTF8.self)
-        guard Self.same(string, stored) else { throw .invalid("a string is not UTF-8") }
+        var string = String(decoding: stored, as: UTF8.self)
+        let same = string.withUTF8 { decoded in stored.withUnsafeBufferPointer { decoded.elementsEqual($0) } }
+        guard same else { throw .invalid("a string is not UTF-8") }
         return string
-    }
-
-    private static func same(_ string: String, _ stored: ArraySlice<UInt8>) -> Bool {
-        var string = string
-        return string.withUTF8 { decoded in
-            stored.withUnsafeBufferPointer { original in
-                decoded.count == original.count
-                    && (decoded.isEmpty || memcmp(decoded.baseAddress!, original.baseAddress!, decoded.count) == 0)
-            }
-        }
     }
 
     package mutating func optional() throws(ByteDecodingError) -> String? {
