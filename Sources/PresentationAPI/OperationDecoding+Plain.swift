@@ -5,8 +5,8 @@ extension OperationDecoding {
     /// A push, replace, set-root or present body read without a `JSONValue` tree, when it is
     /// plain (`PlainJSONObject`) and valid: `{"screen": ..., "title"?: ..., "params"?: {...},
     /// "from"?: ...}`, and for a present `"style"` too, a style that shows a screen (an alert
-    /// and `"navigation"`, a boolean, go the general way). Nil for anything else, which `step(_:from:)` then decodes or refuses with
-    /// its exact error; so this never decides an error, and what it returns, `step(_:from:)`
+    /// and `"navigation"`, a boolean, go the general way). Nil for anything else, which
+    /// `step(_:from:)` then decodes or refuses with its exact error; so this never decides an error, and what it returns, `step(_:from:)`
     /// returns for the same body (`PlainBodyTests` compares the two on generated bodies).
     ///
     /// Nearly every write is one of these, and the tree, its strings and the reader's checks
@@ -52,8 +52,9 @@ extension OperationDecoding {
         case .replace: operation = .replace(screen)
         case .setRoot: operation = .setRoot(screen)
         case .present:
-            // The general way reads an alert's own members, and `navigation` defaults to true.
-            guard let styleName, let style = PresentationStyle(rawValue: styleName), style != .alert,
+            // `navigation` defaults to true; an alert's style refuses a screen, and the general
+            // way reads the alert's own members.
+            guard let styleName, let style = PresentationStyle(rawValue: styleName),
                 let request = try? PresentationRequest(style: style, content: .screen(screen, navigation: true))
             else { return nil }
             operation = .present(request)

@@ -74,9 +74,9 @@ extension PresentationAPI {
         }
     }
 
-    /// The step of a push, replace or set-root whose body is plain JSON of the right media
-    /// type, read without a tree (`OperationDecoding.plainScreenStep`); nil sends the request
-    /// through `bodyFields`, which takes or refuses anything else.
+    /// The step of a push, replace, set-root or present whose body is plain JSON of the right
+    /// media type, read without a tree (`OperationDecoding.plainScreenStep`); nil sends the
+    /// request through `bodyFields`, which takes or refuses anything else.
     func plainStep(_ kind: OperationKind, _ request: HTTPRequest) -> Step? {
         guard !request.body.isEmpty, Self.declaresJSON(request.headers) else { return nil }
         return OperationDecoding.plainScreenStep(kind, body: request.body, parser: parser)
