@@ -103,6 +103,12 @@ struct Chain: Hashable, Sendable {
     /// The topmost stack's last screen, read off that stack alone: what a push put there.
     var topmostScreen: Screen { stacks[topIndex].top }
 
+    /// The last link as readers see it: with the topmost stack inside unless it is an alert.
+    var topmostPresentation: Presentation? {
+        guard let last = links.last else { return nil }
+        return last.presentation(holding: last.isAlert ? nil : stacks[topIndex])
+    }
+
     func screen(_ id: ScreenID) -> Screen? {
         for stack in stacks {
             if let screen = stack.path.first(where: { $0.id == id }) { return screen }

@@ -63,6 +63,13 @@ public struct Session: Equatable, Sendable {
     /// and the stacks below are most likely out of the cache (docs/performance.md, item 79).
     public var topmostScreen: Screen { chain.topmostScreen }
 
+    /// The last presentation opened (an alert, or the one holding the topmost stack), nil when
+    /// none is: what a present put there. Built from that presentation alone, not from `root`.
+    public var topmostPresentation: Presentation? { chain.topmostPresentation }
+
+    /// How many presentations are open, an alert included.
+    public var presentationCount: Int { chain.links.count }
+
     public func screen(_ id: ScreenID) -> Screen? {
         chain.screen(id)
     }

@@ -12,7 +12,7 @@ extension JSONWriter {
         write(session: session, token: token, presented: presented, timeToLive: timeToLive, layout: &layout)
     }
 
-    /// The same, noting in `layout` where the topmost stack's path lies (SessionJSONCache).
+    /// The same, noting in `layout` where the stacks' paths lie (SessionJSONCache).
     mutating func write(
         session: Session, token: SessionToken? = nil, presented: PresentationID? = nil, timeToLive: Int? = nil,
         layout: inout TreeLayout
@@ -139,21 +139,22 @@ extension JSONWriter {
         write(stack: stack, layout: &layout)
     }
 
-    /// A stack and what is presented on it. Each stack notes its path in `layout`, inner
-    /// stacks after outer ones, so the topmost stack's is what stays.
+    /// A stack and what is presented on it, noting its path in `layout` after those of the
+    /// stacks it is presented on.
     private mutating func write(stack: Stack, layout: inout TreeLayout) {
         beginObject()
         key("id")
         writeString(stack.id.rawValue)
         key("path")
         beginArray()
-        layout.screenStarts.removeAll(keepingCapacity: true)
+        let index = layout.paths.count
+        layout.paths.append(TreeLayout.Path())
         for screen in stack.path {
             // Where the screen starts, its comma included (none before the first).
-            layout.screenStarts.append(written)
+            layout.paths[index].screenStarts.append(written)
             write(screen: screen)
         }
-        layout.pathEnd = written
+        layout.paths[index].end = written
         endArray()
         key("presentation")
         if let presentation = stack.presentation {
@@ -190,7 +191,8 @@ extension JSONWriter {
         endObject()
     }
 
-    private mutating func write(presentation: Presentation, layout: inout TreeLayout) {
+    /// A presentation, noting in `layout` the stack it holds as the topmost one, or the alert.
+    mutating func write(presentation: Presentation, layout: inout TreeLayout) {
         beginObject()
         key("id")
         writeString(presentation.id.rawValue)
@@ -207,6 +209,7 @@ extension JSONWriter {
         case .alert(let alert):
             key("alert")
             write(alert: alert)
+            layout.alertOpen = true
         }
         endObject()
     }

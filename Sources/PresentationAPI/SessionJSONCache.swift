@@ -4,7 +4,8 @@ import Presentation
 import Synchronization
 
 /// Each session's JSON as last written, by revision, so that reading an unchanged session is a
-/// copy, and a push or a pop answers with the last revision's bytes edited (`TreeLayout`).
+/// copy, and a push, a pop, a present or a dismiss answers with the last revision's bytes
+/// edited (`TreeLayout`).
 ///
 /// A revision names exactly one tree (it is the session's ETag), so bytes kept for an id and a
 /// revision never go stale: a newer revision replaces them, and a read that finds an older one
@@ -81,12 +82,12 @@ final class SessionJSONCache: Sendable {
         json(for: session, edit: nil, adding: true)
     }
 
-    /// The same for a change's answer. `edit`: the change was a single push or pop on the
-    /// topmost stack, so the JSON is made from the previous revision's when that is kept
+    /// The same for a change's answer. `edit`: what the change, a single step, did to the end
+    /// of the tree, so that the JSON is made from the previous revision's when that is kept
     /// (`TreeLayout`; debug builds check it against writing it whole).
     ///
     /// Such an answer is kept even for a session nobody reads, since its next change is
-    /// likely another push or pop; other changes only replace what a session being read has
+    /// likely another such step; other changes only replace what a session being read has
     /// kept, so that sessions set up by a batch and never read again (most of them) take no
     /// room.
     func json(for session: Session, changedBy edit: TreeLayout.Edit?) -> SharedBytes {
@@ -131,7 +132,8 @@ final class SessionJSONCache: Sendable {
         var layout = TreeLayout()
         writer.write(session: session, layout: &layout)
         let json = writer.withWrittenBytes { SharedBytes(copying: $0, headroom: headroom, tailroom: tailroom) }
-        return (json, layout.shifted(by: headroom))
+        layout.shift(by: headroom)
+        return (json, layout)
     }
 
     /// The answer to a read of the session: its JSON, with the headers of every JSON answer
