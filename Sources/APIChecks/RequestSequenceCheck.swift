@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import MicroHTTP
 import Presentation
 import PresentationAPI
@@ -13,6 +14,9 @@ import Synchronization
 ///   that is not theirs), and no answer shows a session's token to a request without it;
 /// - a read, an error or any answer but a success changes nothing;
 /// - a change adds at most one revision, and the tree stays valid (`TreeCheck`);
+/// - a change's answer, when it is the session, is the session as a fresh API writes it whole
+///   (answers are edited from the last revision's bytes, `TreeLayout`; debug builds assert
+///   that too, but the fuzzer runs optimised);
 /// - at the end, deleting the sessions ends every request still waiting on one.
 public enum RequestSequenceCheck {
     /// How a run went, for tests that want more than "no violation".
@@ -41,13 +45,13 @@ public enum RequestSequenceCheck {
         // No heartbeat within a run: an event stream opened here is never ended (nothing plays
         // libmicrohttpd's part), so it keeps its API's heartbeat alive, and beating every few
         // milliseconds for each of them slowed a long fuzzing run down more and more.
-        let api = PresentationAPI(
-            store: store,
-            configuration: APIConfiguration(
-                maxWaitSeconds: 1, heartbeatSeconds: 3600, maxJSONDepth: 16, creationKeysKept: 8,
-                adminToken: SessionTokenDigest(hashing: adminToken),
-                cors: CORSPolicy(allowedOrigins: ["https://app.example"])),
-            now: { start })
+        let configuration = APIConfiguration(
+            maxWaitSeconds: 1, heartbeatSeconds: 3600, maxJSONDepth: 16, creationKeysKept: 8,
+            adminToken: SessionTokenDigest(hashing: adminToken), cors: CORSPolicy(allowedOrigins: ["https://app.example"]))
+        let api = PresentationAPI(store: store, configuration: configuration, now: { start })
+        // Only ever reads, and a read of a revision it has not seen writes the session whole.
+        let reference = PresentationAPI(store: store, configuration: configuration, now: { start })
+        defer { reference.beginShutdown() }
         var sessions = [try! store.create(root: try! ScreenSpec(name: "home"), now: start)]
         sessions.append(try! store.create(root: try! ScreenSpec(name: "other"), now: start))
         var tokens = sessions.map(\.token.rawValue)
@@ -82,6 +86,9 @@ public enum RequestSequenceCheck {
                 }
                 let after = store.session(sessions[index].session.id)
                 try checkSession(index, before: before[index], after: after, status: status, carried: carried, request)
+                if let after, let before = before[index], after.revision == before.revision + 1 {
+                    try checkAnswer(answer, of: after, token: tokens[index], against: reference, request)
+                }
                 // A new token, handed out by a rotation, is what `{token}` means from now on.
                 if let after, let before = before[index], after.tokenDigest != before.tokenDigest {
                     guard let fresh = newToken(in: answer), after.tokenDigest.matches(fresh) else {
@@ -120,6 +127,30 @@ public enum RequestSequenceCheck {
         }
         if let first = TreeCheck(after, limits: limits).violations.first {
             throw Violation("session \(index) after \(what): \(first)")
+        }
+    }
+
+    /// A change's answer that is `session` (a whole one: not a summary, a problem or a
+    /// recorded reply of another revision) must be what `reference` reads: the session written
+    /// whole, plus the members only a change's answer has.
+    private static func checkAnswer(
+        _ answer: String, of session: Session, token: String, against reference: PresentationAPI, _ request: HTTPRequest
+    ) throws(Violation) {
+        let parser = JSONParser(maxDepth: 256, maxStringBytes: 1 << 20)
+        guard let answered = try? parser.parse(answer), answered["root"] != nil,
+            answered["id"]?.stringValue == session.id.rawValue, answered["revision"] == .number("\(session.revision)")
+        else { return }
+        let read = reference.respond(
+            to: HTTPRequest(
+                method: .get, path: "/v1/sessions/\(session.id.rawValue)",
+                headers: HTTPHeaders(fields: [(name: "Authorization", value: "Bearer \(token)")])))
+        guard case .now(let response) = read, let body = response.body.wholeBytes, let written = try? parser.parse(body)
+        else { throw Violation("the reference read of session \(session.id.rawValue) failed") }
+        let extras: Set<String> = ["presentation", "token", "ttl"]
+        guard case .object(let members) = answered,
+            JSONValue.object(members.filter { !extras.contains($0.key) }) == written
+        else {
+            throw Violation("\(request.method) \(request.path) answered \(answer), but the session written whole is \(String(decoding: body, as: UTF8.self))")
         }
     }
 
