@@ -86,15 +86,15 @@ public enum RequestSequenceCheck {
                 }
                 let after = store.session(sessions[index].session.id)
                 try checkSession(index, before: before[index], after: after, status: status, carried: carried, request)
-                if let after, let before = before[index], after.revision == before.revision + 1 {
-                    try checkAnswer(answer, of: after, token: tokens[index], against: reference, request)
-                }
                 // A new token, handed out by a rotation, is what `{token}` means from now on.
                 if let after, let before = before[index], after.tokenDigest != before.tokenDigest {
                     guard let fresh = newToken(in: answer), after.tokenDigest.matches(fresh) else {
                         throw Violation("session \(index)'s token changed, and the answer does not give the new one")
                     }
                     tokens[index] = fresh
+                }
+                if let after, let before = before[index], after.revision == before.revision + 1 {
+                    try checkAnswer(answer, of: after, token: tokens[index], against: reference, request)
                 }
             }
         }
