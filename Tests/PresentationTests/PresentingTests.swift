@@ -223,4 +223,31 @@ struct PresentingTests {
         #expect(try session.outcome(of: presentationID("p6")).status == .cancelled)
         #expect(try session.outcome(of: presentationID("p9")).status == .cancelled)
     }
+
+    @Test("The topmost presentation and the count follow presents and dismisses, an alert included")
+    func topmostPresentation() throws {
+        var session = Fixture.session()
+        #expect(session.topmostPresentation == nil && session.presentationCount == 0)
+        try session.run(Fixture.modal("compose", style: .sheet))
+        try session.run(.push(Fixture.spec("details")))
+        try session.run(Fixture.modal("picker"))
+        // The one presented last, holding the topmost stack as it now is, as `root` nests it.
+        var nested = session.root.presentation
+        while case .stack(let stack, _)? = nested?.content, let inner = stack.presentation { nested = inner }
+        #expect(session.topmostPresentation == nested)
+        #expect(session.topmostPresentation?.id == session.top.presentation && session.presentationCount == 2)
+
+        try session.run(Fixture.alert)
+        guard case .alert(let alert)? = session.topmostPresentation?.content else {
+            Issue.record("expected the alert on top, got \(String(describing: session.topmostPresentation))")
+            return
+        }
+        #expect(alert == Fixture.alertBody && session.topmostPresentation?.id == session.top.alert)
+        #expect(session.presentationCount == 3)
+
+        try session.run(.dismiss(presentation: nil, result: nil))
+        #expect(session.topmostPresentation == nested && session.presentationCount == 2)
+        try session.run(.dismiss(presentation: session.root.presentation?.id, result: nil))
+        #expect(session.topmostPresentation == nil && session.presentationCount == 0)
+    }
 }
