@@ -74,12 +74,17 @@ struct ExecutableTests {
         #expect(health == "200")
         let missing = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/nope?access_token=secret"])
         #expect(missing == "404")
+        // A line longer than the stack room a request's line is written in.
+        let longPath = "/" + String(repeating: "long-path-", count: 40) + "\u{e9}"
+        let long = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)\(longPath)"])
+        #expect(long == "404")
         let status = try server.terminate()
         #expect(status == 0)
         let lines = server.logLines()
         let requests = lines.filter { $0["event"] as? String == "request" }
         #expect(requests.contains { $0["path"] as? String == "/healthz" && $0["status"] as? Int == 200 && $0["method"] as? String == "GET" })
         #expect(requests.contains { $0["path"] as? String == "/nope" && $0["status"] as? Int == 404 })
+        #expect(requests.contains { $0["path"] as? String == longPath && $0["status"] as? Int == 404 })
         #expect(requests.allSatisfy { $0["duration_ms"] is Double || $0["duration_ms"] is Int })
         // Milliseconds with three decimals, and every line's time in RFC 3339 UTC with milliseconds.
         let durations = server.output.split(separator: "\n").filter { $0.contains(#""event":"request""#) }
