@@ -186,20 +186,20 @@ struct TreeLayout: Sendable {
 
     /// The topmost presentation, from its `{` to the brackets that close the tree, becomes `null`.
     private mutating func dismiss(_ json: SharedBytes) -> Bool {
-        // Under it: the `}` of the stack it is on, a `}` and a `}` for each presentation and
-        // stack further down, and the session's own.
         // The stack the presentation is on: the topmost under an alert, else the one under it.
         let holderIndex = alertOpen ? top : top - 1
         guard holderIndex >= 0, let start = Self.presentationStart(after: paths[holderIndex], in: json) else {
             return false
         }
-        let closing = 2 * holderIndex + 2
-        let end = json.endIndex - closing
+        // After it: the `}` of the stack it is on, a `}` and a `}` for each presentation and
+        // stack further down, and the session's own.
+        let end = json.endIndex - (2 * holderIndex + 2)
+        guard start < end else { return false }
         let closed = json.withUnsafeBytes { whole in
             // Indexed loops: through slices and `allSatisfy` each check cost about 450 instructions.
             var index = end - json.startIndex
             while index < whole.count, whole[index] == UInt8(ascii: "}") { index += 1 }
-            return index == whole.count && start < end && whole[start - json.startIndex] == UInt8(ascii: "{")
+            return index == whole.count && whole[start - json.startIndex] == UInt8(ascii: "{")
         }
         guard closed else { return false }
         Self.null.withUTF8Buffer { json.replaceSubrange(start..<end, with: $0) }
