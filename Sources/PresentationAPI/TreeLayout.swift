@@ -31,9 +31,7 @@ struct TreeLayout: Sendable {
     /// revision writes afresh, ends and the tree begins.
     var treeStart = 0
     /// The stacks' paths from the root stack's up, one more for each presentation holding a
-    /// stack: the last is the topmost stack's. One array rather than the topmost apart, since
-    /// a layout is copied in and out of the cache on every change (an array field more cost a
-    /// push/pop 260 instructions).
+    /// stack: the last is the topmost stack's.
     var paths: [Path] = []
     /// Whether an alert is open over the topmost stack (its `presentation` is not `null`).
     var alertOpen = false

@@ -43,7 +43,8 @@ enum Log {
     }
 
     private static func message(level: String, _ event: String, _ fields: [(String, JSONValueLike)]) {
-        var writer = line(level: level, event: event)
+        var writer = JSONWriter(capacity: 192)
+        begin(&writer, level: level, event: event)
         for (name, value) in fields {
             writer.key(escaping: name)
             switch value {
@@ -52,12 +53,6 @@ enum Log {
             }
         }
         emit(&writer)
-    }
-
-    private static func line(level: String, event: String) -> JSONWriter {
-        var writer = JSONWriter(capacity: 192)
-        begin(&writer, level: level, event: event)
-        return writer
     }
 
     /// A line's first members: when, how grave, what.
