@@ -50,6 +50,14 @@ bench: deps
 bench-smoke: deps
 	bench/run --smoke
 	bench/compare --smoke "$${SCRATCH:-.build}/release/presentation-server" c
+	bench/soak --smoke --server "$${SCRATCH:-.build}/release/presentation-server"
+
+# Session churn for SOAK_SECONDS (default 600) against a durable server, sampling its memory,
+# descriptors and threads: does the footprint level off? (bench/soak; prints, never judges.)
+.PHONY: soak
+soak: release
+	@command -v python3 >/dev/null || { echo "make soak needs python3 (Debian: apt-get install python3)"; exit 1; }
+	bench/soak --server .build/release/presentation-server --seconds $${SOAK_SECONDS:-600} $(SOAK_ARGS)
 
 # The fuzz targets of Fuzz/ (libFuzzer + AddressSanitizer): replays the checked-in inputs,
 # then fuzzes each target for FUZZ_SECONDS (default 60; see scripts/fuzz). Not in CI.
