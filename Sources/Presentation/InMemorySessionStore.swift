@@ -42,6 +42,8 @@ public final class InMemorySessionStore: SessionStore {
 
     public var changesInPlace: Bool { journal == nil }
 
+    public var journalStatistics: JournalStatistics? { journal?.statistics }
+
     public func create(root: ScreenSpec, timeToLive: Int?, now: Date) throws(PresentationError) -> NewSession {
         let (new, entry, lease) = try insertHidden(timeToLive: timeToLive, now: now) { id, token in
             Session(id: id, token: token, root: root, now: now)

@@ -27,6 +27,10 @@ public protocol SessionJournal: Sendable {
 
     /// Bytes of stored sessions, for the store's `maxStoredBytes`.
     var storedBytes: Int { get }
+
+    /// Counts and sizes for `/metrics`. Read from any thread; each figure is current, not all of
+    /// them from one instant.
+    var statistics: JournalStatistics { get }
 }
 
 extension SessionJournal {

@@ -101,6 +101,9 @@ public protocol SessionStore: Sendable {
     var count: Int { get }
 
     var limits: Limits { get }
+
+    /// What the journal has written and holds; nil for a store that keeps sessions only in memory.
+    var journalStatistics: JournalStatistics? { get }
 }
 
 extension SessionStore {

@@ -64,23 +64,16 @@ extension PresentationAPI {
             text.sample("presentation_http_request_duration_seconds_sum", [("route", route)], histogram.sum)
             text.sample("presentation_http_request_duration_seconds_count", [("route", route)], Double(histogram.count))
         }
-        text.family("presentation_sessions", type: "gauge", help: "Live sessions.")
-        text.sample("presentation_sessions", [], Double(store.count))
-        text.family("presentation_event_subscribers", type: "gauge", help: "Open Server-Sent Events streams.")
-        text.sample("presentation_event_subscribers", [], Double(heartbeat.count))
-        if let descriptors = Self.openFileDescriptors() {
-            text.family("process_open_fds", type: "gauge", help: "Open file descriptors.")
-            text.sample("process_open_fds", [], Double(descriptors))
+        text.single("presentation_sessions", type: "gauge", help: "Live sessions.", store.count)
+        text.single("presentation_event_subscribers", type: "gauge", help: "Open Server-Sent Events streams.", heartbeat.count)
+        if let storage = store.journalStatistics {
+            text.add(storage)
         }
+        text.add(ProcessStatistics.read())
         return HTTPResponse(
             status: .ok,
             headers: ["Content-Type": "text/plain; version=0.0.4; charset=utf-8", "Cache-Control": "no-store"],
             bytes: Array(text.text.utf8))
-    }
-
-    /// Entries of /proc/self/fd, where there is one (Linux).
-    private static func openFileDescriptors() -> Int? {
-        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")).map(\.count)
     }
 }
 

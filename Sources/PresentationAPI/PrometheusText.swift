@@ -17,6 +17,17 @@ struct PrometheusText {
         text += " " + Self.format(value) + "\n"
     }
 
+    /// A family of one unlabelled sample; nothing at all for a figure this machine cannot give.
+    mutating func single(_ name: String, type: String, help: String, _ value: Double?) {
+        guard let value else { return }
+        family(name, type: type, help: help)
+        sample(name, [], value)
+    }
+
+    mutating func single(_ name: String, type: String, help: String, _ value: Int?) {
+        single(name, type: type, help: help, value.map(Double.init))
+    }
+
     static func format(_ value: Double) -> String {
         if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }

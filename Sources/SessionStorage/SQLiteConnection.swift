@@ -58,6 +58,10 @@ final class SQLiteConnection {
     /// True outside a transaction: after a failed COMMIT, tells whether SQLite already rolled back.
     var isAutocommit: Bool { sqlite3_get_autocommit(handle) != 0 }
 
+    /// Heap SQLite holds in this process, all connections together (`sqlite3_memory_used`, which
+    /// is thread-safe): mostly the page cache, bounded by `cache_size` per connection.
+    static var heapBytes: Int { Int(sqlite3_memory_used()) }
+
     var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
     /// The error for a failed call's `status`, with the connection's message.

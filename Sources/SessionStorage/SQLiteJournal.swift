@@ -43,14 +43,11 @@ public final class SQLiteJournal: SessionJournal {
 
     public var storedBytes: Int { queue.storedBytes }
 
-    /// Transactions committed, and writes they carried: with group commit, fewer of the first.
-    public var statistics: (transactions: Int, writes: Int) { (queue.transactions, queue.writes) }
-
-    /// Fsyncs of the log, each making every transaction committed before it durable.
-    public var syncs: Int { queue.syncs }
-
-    /// Writes waiting for the next transaction while the current one commits.
-    public var queuedWrites: Int { queue.queued }
+    public var statistics: JournalStatistics {
+        JournalStatistics(
+            transactions: queue.transactions, writes: queue.writes, syncs: queue.syncs, queuedWrites: queue.queued,
+            storedBytes: queue.storedBytes, engineMemoryBytes: SQLiteConnection.heapBytes)
+    }
 
     /// Finishes queued writes, stops the writer and folds the log into the database file.
     /// Later writes fail with `.storageFailed`. For a clean shutdown; a crash needs none of it.

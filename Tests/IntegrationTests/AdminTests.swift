@@ -74,7 +74,7 @@ struct AdminTests {
             let response = try client.get("/metrics", token: Self.secret)
             #expect(response.status == 200)
             #expect(response.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
-            let samples = Self.samples(response.text)
+            let samples = metricSamples(response.text)
             let push = #"presentation_http_requests_total{method="POST",route="/v1/sessions/{id}/push",status="200"}"#
             #expect(samples[push] == 3)
             let failed = #"presentation_http_requests_total{method="POST",route="/v1/sessions/{id}/pop-to",status="404"}"#
@@ -84,16 +84,8 @@ struct AdminTests {
             #expect(samples["presentation_sessions"] == 1)
             #expect(samples["presentation_event_subscribers"] == 1)
             #expect(!response.text.contains(session.id), "labels must not carry ids")
+            #expect(!response.text.contains("presentation_storage_"), "a store in memory has no storage figures")
+            #expect(samples["process_resident_memory_bytes", default: 0] > 0)
         }
-    }
-
-    /// `name{labels} value` lines, keyed by everything before the value.
-    private static func samples(_ text: String) -> [String: Double] {
-        var samples: [String: Double] = [:]
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            guard let space = line.lastIndex(of: " "), let value = Double(line[line.index(after: space)...]) else { continue }
-            samples[String(line[..<space])] = value
-        }
-        return samples
     }
 }

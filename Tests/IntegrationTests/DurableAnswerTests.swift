@@ -35,6 +35,10 @@ final class HeldJournal: SessionJournal {
 
     var waiting: Int { queued.withLock { $0.count } }
 
+    var statistics: JournalStatistics {
+        JournalStatistics(transactions: 0, writes: 0, syncs: 0, queuedWrites: waiting, storedBytes: 0, engineMemoryBytes: 0)
+    }
+
     /// Lands every queued save, as written.
     func land() {
         let done = queued.withLock { queued in

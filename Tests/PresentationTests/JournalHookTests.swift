@@ -56,6 +56,14 @@ final class RecordingJournal: SessionJournal {
     func touch(_ leases: [SessionID: SessionLease]) throws(PresentationError) {}
 
     var storedBytes: Int { 0 }
+
+    var statistics: JournalStatistics {
+        state.withLock { state in
+            JournalStatistics(
+                transactions: state.saved.count, writes: state.saved.count, syncs: state.saved.count,
+                queuedWrites: state.queued.count, storedBytes: 0, engineMemoryBytes: 0)
+        }
+    }
 }
 
 @Suite("Store with a journal")

@@ -49,7 +49,7 @@ struct JournalTests {
             thread.start()
         }
         // Each writer's first write is either in the stuck transaction or queued behind it.
-        func held() -> Int { recovery.journal.statistics.writes - before.writes + recovery.journal.queuedWrites }
+        func held() -> Int { recovery.journal.statistics.writes - before.writes + recovery.journal.statistics.queuedWrites }
         let deadline = ContinuousClock.now + .seconds(4)
         while held() < writers && ContinuousClock.now < deadline {
             Thread.sleep(forTimeInterval: 0.001)

@@ -42,7 +42,7 @@ struct SyncTests {
 
         disk.release()
         #expect(bothAnswered.wait(timeout: .now() + 5) == .success)
-        #expect(recovery.journal.syncs >= 2, "the second write needed an fsync begun after its commit")
+        #expect(recovery.journal.statistics.syncs >= 2, "the second write needed an fsync begun after its commit")
     }
 
     @Test("An fsync that fails fails the writes waiting on it, and every write after it until a restart")
@@ -60,11 +60,11 @@ struct SyncTests {
             return reason.contains("could not sync")
         }
         #expect(store.count == 0, "a write that is not durable is not made")
-        let syncs = recovery.journal.syncs
+        let syncs = recovery.journal.statistics.syncs
         #expect(throws: PresentationError.self) {
             try store.create(root: StorageFixture.spec("home"), now: StorageFixture.start)
         }
-        #expect(recovery.journal.syncs == syncs, "refused before it reached the file")
+        #expect(recovery.journal.statistics.syncs == syncs, "refused before it reached the file")
         #expect(store.count == 0)
     }
 
