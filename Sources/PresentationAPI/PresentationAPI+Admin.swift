@@ -64,8 +64,8 @@ extension PresentationAPI {
             text.sample("presentation_http_request_duration_seconds_sum", [("route", route)], histogram.sum)
             text.sample("presentation_http_request_duration_seconds_count", [("route", route)], Double(histogram.count))
         }
-        text.single("presentation_sessions", type: "gauge", help: "Live sessions.", store.count)
-        text.single("presentation_event_subscribers", type: "gauge", help: "Open Server-Sent Events streams.", heartbeat.count)
+        text.single("presentation_sessions", type: "gauge", help: "Live sessions.", Double(store.count))
+        text.single("presentation_event_subscribers", type: "gauge", help: "Open Server-Sent Events streams.", Double(heartbeat.count))
         if let storage = store.journalStatistics {
             text.add(storage)
         }

@@ -24,10 +24,6 @@ struct PrometheusText {
         sample(name, [], value)
     }
 
-    mutating func single(_ name: String, type: String, help: String, _ value: Int?) {
-        single(name, type: type, help: help, value.map(Double.init))
-    }
-
     static func format(_ value: Double) -> String {
         if value.isInfinite { return value > 0 ? "+Inf" : "-Inf" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
