@@ -14,5 +14,8 @@ public enum Operation: Hashable, Sendable {
     case present(PresentationRequest)
     /// Dismisses the named presentation and all above it, or the topmost one when nil.
     case dismiss(presentation: PresentationID?, result: JSONValue?)
+    /// Hands `result` from the named presentation (the topmost when nil) to the screen that
+    /// presented it, and leaves it presented: one value of a result that is a stream.
+    case emit(presentation: PresentationID?, result: JSONValue)
     case setRoot(ScreenSpec)
 }

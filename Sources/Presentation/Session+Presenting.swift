@@ -33,14 +33,7 @@ extension Session {
         result: JSONValue?,
         into change: inout PendingChange
     ) throws(PresentationError) {
-        let index: Int
-        if let id {
-            guard let found = chain.links.firstIndex(where: { $0.id == id }) else { throw .presentationNotFound(id) }
-            index = found
-        } else {
-            guard !chain.links.isEmpty else { throw .nothingPresented }
-            index = chain.links.count - 1
-        }
+        let index = try linkIndex(of: id)
         let target = chain.links[index]
         if let result, case .alert(let alert) = target.body {
             try alert.check(answer: result)
@@ -58,6 +51,34 @@ extension Session {
         outcomes.record(outcome, keeping: change.limits.outcomesKept)
         change.record(.dismissed(target.id, by: target.presentedBy))
         deliver(result, from: .presentation(target.id), to: target.presentedBy, into: &change)
+    }
+
+    /// Hands `result` from presentation `id` (the topmost when nil) to the screen that presented
+    /// it, and leaves the presentation open: a result that is a stream of values rather than one
+    /// (iZettle's Presentation: a signal, not a future), such as a filter sheet applying each
+    /// choice as it is made. Each value replaces the presenter's last result and is reported as
+    /// a `result` event; the dismiss that ends the stream may hand back one more, or none.
+    ///
+    /// Refused while an alert is open, as every change but answering it is; so the presentation
+    /// is never an alert, whose answer is a single one.
+    mutating func emit(
+        from id: PresentationID?,
+        result: JSONValue,
+        into change: inout PendingChange
+    ) throws(PresentationError) {
+        try refuseIfAlert()
+        let source = chain.links[try linkIndex(of: id)]
+        deliver(result, from: .presentation(source.id), to: source.presentedBy, into: &change)
+    }
+
+    /// Where presentation `id` (the topmost when nil) is in the chain.
+    private func linkIndex(of id: PresentationID?) throws(PresentationError) -> Int {
+        if let id {
+            guard let found = chain.links.firstIndex(where: { $0.id == id }) else { throw .presentationNotFound(id) }
+            return found
+        }
+        guard !chain.links.isEmpty else { throw .nothingPresented }
+        return chain.links.count - 1
     }
 
     /// Replaces the whole tree with a new root stack, cancelling every open presentation from the top down.

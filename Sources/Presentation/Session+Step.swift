@@ -19,6 +19,7 @@ extension Session {
         case .replace(let spec): try replace(with: spec, into: &change)
         case .present(let request): try present(request, into: &change)
         case .dismiss(let id, let result): try dismiss(id, result: result, into: &change)
+        case .emit(let id, let result): try emit(from: id, result: result, into: &change)
         case .setRoot(let spec): setRoot(spec, into: &change)
         }
     }

@@ -38,13 +38,22 @@ public struct StepScript {
         case 4: operation = .replace(spec())
         case 5: operation = .present(presentation())
         case 6:
+            // One byte picks the id and, in its upper part, a dismiss or (one time in four) an emit,
+            // so a step takes as many bytes as before emits were added and the checked-in inputs
+            // still split into the same steps.
+            let choice = Int(cursor.byte())
             let id: PresentationID? =
-                switch cursor.below(3) {
+                switch choice % 3 {
                 case 0: nil
                 case 1 where !ids.presentations.isEmpty: cursor.pick(ids.presentations)
                 default: PresentationID(rawValue: "p\(cursor.below(lastIssued + 3) + 1)")
                 }
-            operation = .dismiss(presentation: id, result: value(depth: 0))
+            let result = value(depth: 0)
+            if choice / 3 % 4 == 3, let result {
+                operation = .emit(presentation: id, result: result)
+            } else {
+                operation = .dismiss(presentation: id, result: result)
+            }
         default: operation = .setRoot(spec())
         }
         let expectedTop: ScreenID? =
