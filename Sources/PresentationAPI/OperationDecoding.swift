@@ -19,10 +19,12 @@ enum OperationDecoding {
         case .replace: operation = .replace(try screen(from: &fields))
         case .present: operation = .present(try presentation(from: &fields))
         case .dismiss:
-            let presentation = try fields.string("presentation").map { raw throws(APIError) in
-                try identifier(raw, at: fields.path("presentation"), as: PresentationID.self)
-            }
-            operation = .dismiss(presentation: presentation, result: fields.value("result"))
+            operation = .dismiss(presentation: try presentationID(from: &fields), result: fields.value("result"))
+        case .emit:
+            let presentation = try presentationID(from: &fields)
+            // JSON null reads as absent, as everywhere: a stream's value is never null.
+            guard let result = fields.value("result") else { throw APIError.missingField(pointer: fields.path("result")) }
+            operation = .emit(presentation: presentation, result: result)
         case .setRoot: operation = .setRoot(try screen(from: &fields))
         }
         try fields.finish()
@@ -50,6 +52,13 @@ enum OperationDecoding {
             } catch let error as APIError {
                 throw APIError.batchOperation(index: index, error)
             }
+        }
+    }
+
+    /// `"presentation"?: id`: the presentation a dismiss or an emit names, nil for the topmost.
+    private static func presentationID(from fields: inout FieldReader) throws -> PresentationID? {
+        try fields.string("presentation").map { raw throws(APIError) in
+            try identifier(raw, at: fields.path("presentation"), as: PresentationID.self)
         }
     }
 

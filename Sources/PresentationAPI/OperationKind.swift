@@ -9,13 +9,14 @@ enum OperationKind: String, CaseIterable, Sendable {
     case replace
     case present
     case dismiss
+    case emit
     case setRoot = "set-root"
 
     /// Whether the route accepts an empty body (curl -X POST with nothing).
     var allowsEmptyBody: Bool {
         switch self {
         case .pop, .popToRoot, .dismiss: true
-        case .push, .popTo, .replace, .present, .setRoot: false
+        case .push, .popTo, .replace, .present, .emit, .setRoot: false
         }
     }
 }

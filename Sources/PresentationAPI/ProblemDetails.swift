@@ -106,7 +106,7 @@ struct ProblemDetails: Sendable {
                 status: .conflict, code: "top_changed", detail: "the top is \(actual), not \(expected)",
                 extensions: [("top", .string(actual.rawValue))])
         case .nothingPresented:
-            self.init(status: .conflict, code: "nothing_presented", detail: "there is no presentation to dismiss")
+            self.init(status: .conflict, code: "nothing_presented", detail: "no presentation is open")
         case .navigationDisabled(let stack):
             self.init(
                 status: .conflict, code: "navigation_disabled",
