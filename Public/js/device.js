@@ -4,7 +4,7 @@
 // in, a pop slides out, a sheet rises. Nothing here changes state: every tap goes to
 // `actions`, which asks the server.
 import { h, uniqueID, focusable, prefersReducedMotion } from './dom.js';
-import { layers, screenTitle } from './tree.js';
+import { findScreen, layers, screenTitle } from './tree.js';
 import { renderScreen } from './screens.js';
 import { renderAlert, cancelAction } from './alert.js';
 
@@ -174,7 +174,8 @@ export class DeviceView {
     const screen = stack.path[index];
     const presentation = layer.presentation;
     const below = index > 0 ? stack.path[index - 1] : null;
-    const signature = JSON.stringify([screen, index, below && screenTitle(below), presentation && presentation.id, presentation && presentation.navigation]);
+    const emitted = presentation ? this.lastEmitted(presentation) : undefined;
+    const signature = JSON.stringify([screen, index, below && screenTitle(below), presentation && presentation.id, presentation && presentation.navigation, emitted]);
     if (element.dataset.signature === signature) return;
 
     const draft = new Map();
@@ -195,6 +196,7 @@ export class DeviceView {
       isPresentedRoot,
       draft,
       previousResultRevision: element.dataset.resultRevision ? Number(element.dataset.resultRevision) : undefined,
+      emitted,
       act: this.screenActions(screen, layer, index),
     };
     const view = renderScreen(ctx);
@@ -225,6 +227,16 @@ export class DeviceView {
     if (focusedKey) findByKey(element, focusedKey)?.focus();
   }
 
+  /**
+   * The last value `presentation` emitted while open (`POST …/emit`), which the server keeps as
+   * its presenter's result; undefined when the presenter's result came from elsewhere.
+   */
+  lastEmitted(presentation) {
+    const presenter = findScreen(this.session, presentation.presentedBy);
+    const result = presenter && presenter.screen.result;
+    return result && result.from === presentation.id ? result.value : undefined;
+  }
+
   /** What a screen's buttons may ask for; each names the screen as `from`, so a stale tap is refused. */
   screenActions(screen, layer, index) {
     const from = screen.id;
@@ -236,6 +248,7 @@ export class DeviceView {
       present: (style, spec, { navigation } = {}) => perform('present', { style, ...spec, ...(navigation === undefined ? {} : { navigation }) }),
       alert: (alert) => perform('present', { style: 'alert', alert }),
       dismiss: (result) => perform('dismiss', { presentation: presentationID, ...(result === undefined ? {} : { result }) }),
+      emit: (result) => perform('emit', { presentation: presentationID, result }),
       handBack: (result) => (index > 0 ? act.pop(result) : presentationID ? act.dismiss(result) : Promise.resolve()),
     };
     return act;

@@ -13,6 +13,7 @@ const EXAMPLES = {
   replace: { screen: 'detail', title: 'Replaced', params: {} },
   present: { style: 'sheet', screen: 'detail', title: 'Presented by hand', params: { body: 'Sent from the inspector.' } },
   dismiss: {},
+  emit: { result: { chosen: 1 } },
   'set-root': { screen: 'detail', title: 'New root', params: {} },
   batch: { operations: [{ op: 'push', screen: 'detail', title: 'One' }, { op: 'push', screen: 'detail', title: 'Two' }] },
 };

@@ -8,11 +8,12 @@ import { screenTitle } from './tree.js';
  * A template gets `ctx`:
  *   screen, index, stack, presentation (null on the root stack), canGoBack, isPresentedRoot,
  *   draft (Map of form values the person had typed into this screen before a redraw),
+ *   emitted (the last value this screen's presentation emitted while open, if any),
  *   act: {push(spec), pop(result?), present(style, spec, {navigation}), alert(alert),
- *         dismiss(result?), handBack(result)}.
+ *         dismiss(result?), emit(result), handBack(result)}.
  * It answers `{body, trailing?, leading?}`: nodes for the screen and its navigation bar.
  */
-const templates = { inbox, message, compose, list, form, detail };
+const templates = { inbox, message, compose, list, choices, form, detail };
 
 export function renderScreen(ctx) {
   const template = Object.hasOwn(templates, ctx.screen.screen) ? templates[ctx.screen.screen] : keyValue;
@@ -43,10 +44,15 @@ function resultBanner(ctx, describe) {
 // --- The messages demo ------------------------------------------------------------
 
 function inbox(ctx) {
-  const messages = Array.isArray(params(ctx).messages) ? params(ctx).messages : [];
+  const all = Array.isArray(params(ctx).messages) ? params(ctx).messages : [];
+  // The filter sheet streams its choice here (`emit`) while it stays open; the last one holds.
+  const chosen = ctx.screen.result && ctx.screen.result.value;
+  const filter = chosen && Object.hasOwn(MESSAGE_FILTERS, chosen.show) ? chosen.show : 'all';
+  const messages = all.filter(MESSAGE_FILTERS[filter].keeps);
   const banner = resultBanner(ctx, (value) => {
     if (value && value.sent) return `Sent to ${text(value.to)}: “${text(value.subject) || '(no subject)'}”`;
     if (value && value.saved) return 'Settings saved.';
+    if (value && Object.hasOwn(MESSAGE_FILTERS, value.show)) return `Showing ${MESSAGE_FILTERS[value.show].shows}.`;
     return null;
   });
   const rows = messages.map((message) =>
@@ -74,8 +80,28 @@ function inbox(ctx) {
       'div',
       { class: 'inbox' },
       banner,
+      h('div', { class: 'button-row' }, h('button', { type: 'button', class: 'button', onclick: () => ctx.act.present('sheet', filterSheet(filter)) }, `Show: ${MESSAGE_FILTERS[filter].title}`)),
       messages.length ? h('ul', { class: 'list', 'aria-label': 'Messages' }, rows) : h('p', { class: 'empty' }, 'No messages.'),
     ),
+  };
+}
+
+/** What the inbox can show, by the `show` its filter sheet emits. */
+const MESSAGE_FILTERS = {
+  all: { title: 'All', shows: 'all messages', keeps: () => true },
+  unread: { title: 'Unread', shows: 'unread messages', keeps: (message) => Boolean(message.unread) },
+  attachments: { title: 'With attachments', shows: 'messages with attachments', keeps: (message) => Boolean(message.attachment) },
+};
+
+/** A `choices` sheet whose every tap applies at once, the inbox following along. */
+function filterSheet(current) {
+  return {
+    screen: 'choices',
+    title: 'Show',
+    params: {
+      options: Object.entries(MESSAGE_FILTERS).map(([show, { title }]) => ({ title, value: { show } })),
+      selected: { show: current },
+    },
   };
 }
 
@@ -237,6 +263,37 @@ function list(ctx) {
   });
   return {
     body: h('div', { class: 'list-screen' }, resultBanner(ctx, () => null), h('ul', { class: 'list', 'aria-label': screenTitle(ctx.screen) }, rows)),
+  };
+}
+
+/**
+ * `params.options` (`{title, subtitle?, value}`), `params.selected`: a choice that applies as
+ * it is made. Each tap emits its value to the presenting screen and the screen stays up (a
+ * result that is a stream of values); Done hands the current one back as the last.
+ */
+function choices(ctx) {
+  const p = params(ctx);
+  const options = Array.isArray(p.options) ? p.options : [];
+  const current = ctx.emitted !== undefined ? ctx.emitted : p.selected;
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const rows = options.map((option) => {
+    const chosen = current !== undefined && same(option?.value, current);
+    return h(
+      'li',
+      {},
+      h(
+        'button',
+        { type: 'button', class: ['row', 'choice', chosen && 'is-chosen'], 'aria-pressed': String(chosen), onclick: option && option.value != null ? () => ctx.act.emit(option.value) : null },
+        h('span', { class: 'row-title' }, text(option?.title ?? option)),
+        option?.subtitle ? h('span', { class: 'row-preview' }, text(option.subtitle)) : null,
+      ),
+    );
+  });
+  const done = () => (ctx.presentation ? ctx.act.dismiss(current === undefined ? undefined : current) : Promise.resolve());
+  return {
+    leading: [],
+    trailing: [barButton('Done', done, { kind: 'strong' })],
+    body: h('div', { class: 'list-screen' }, h('ul', { class: 'list', 'aria-label': screenTitle(ctx.screen) }, rows)),
   };
 }
 
