@@ -45,16 +45,19 @@ function resultBanner(ctx, describe) {
 
 function inbox(ctx) {
   const all = Array.isArray(params(ctx).messages) ? params(ctx).messages : [];
-  // The filter sheet streams its choice here (`emit`) while it stays open; the last one holds.
+  // The filter popover streams its choice here (`emit`) while it stays open; the last one
+  // holds, and the button names it (no banner, which would move the list under the popover).
   const chosen = ctx.screen.result && ctx.screen.result.value;
-  const filter = chosen && Object.hasOwn(MESSAGE_FILTERS, chosen.show) ? chosen.show : 'all';
+  const filtered = Boolean(chosen && Object.hasOwn(MESSAGE_FILTERS, chosen.show));
+  const filter = filtered ? chosen.show : 'all';
   const messages = all.filter(MESSAGE_FILTERS[filter].keeps);
-  const banner = resultBanner(ctx, (value) => {
-    if (value && value.sent) return `Sent to ${text(value.to)}: “${text(value.subject) || '(no subject)'}”`;
-    if (value && value.saved) return 'Settings saved.';
-    if (value && Object.hasOwn(MESSAGE_FILTERS, value.show)) return `Showing ${MESSAGE_FILTERS[value.show].shows}.`;
-    return null;
-  });
+  const banner = filtered
+    ? null
+    : resultBanner(ctx, (value) => {
+        if (value && value.sent) return `Sent to ${text(value.to)}: “${text(value.subject) || '(no subject)'}”`;
+        if (value && value.saved) return 'Settings saved.';
+        return null;
+      });
   const rows = messages.map((message) =>
     h(
       'li',
@@ -80,21 +83,21 @@ function inbox(ctx) {
       'div',
       { class: 'inbox' },
       banner,
-      h('div', { class: 'button-row' }, h('button', { type: 'button', class: 'button', onclick: () => ctx.act.present('sheet', filterSheet(filter)) }, `Show: ${MESSAGE_FILTERS[filter].title}`)),
+      h('div', { class: 'button-row' }, h('button', { type: 'button', class: 'button', onclick: () => ctx.act.present('popover', filterMenu(filter), { navigation: false }) }, `Show: ${MESSAGE_FILTERS[filter].title}`)),
       messages.length ? h('ul', { class: 'list', 'aria-label': 'Messages' }, rows) : h('p', { class: 'empty' }, 'No messages.'),
     ),
   };
 }
 
-/** What the inbox can show, by the `show` its filter sheet emits. */
+/** What the inbox can show, by the `show` its filter popover emits. */
 const MESSAGE_FILTERS = {
-  all: { title: 'All', shows: 'all messages', keeps: () => true },
-  unread: { title: 'Unread', shows: 'unread messages', keeps: (message) => Boolean(message.unread) },
-  attachments: { title: 'With attachments', shows: 'messages with attachments', keeps: (message) => Boolean(message.attachment) },
+  all: { title: 'All', keeps: () => true },
+  unread: { title: 'Unread', keeps: (message) => Boolean(message.unread) },
+  attachments: { title: 'With attachments', keeps: (message) => Boolean(message.attachment) },
 };
 
-/** A `choices` sheet whose every tap applies at once, the inbox following along. */
-function filterSheet(current) {
+/** A `choices` screen whose every tap applies at once, the inbox following along behind it. */
+function filterMenu(current) {
   return {
     screen: 'choices',
     title: 'Show',
