@@ -140,4 +140,14 @@ public struct Session: Equatable, Sendable {
         guard let closed = outcomes.outcome(of: id) else { throw .presentationNotFound(id) }
         return closed
     }
+
+    /// The last value open presentation `id` emitted (`Operation.emit`), nil when it has emitted
+    /// none or is not open. Its presenter holds it as its result: while the presentation is up
+    /// nothing else can hand that screen one, so no state of its own is kept for it.
+    public func lastEmitted(by id: PresentationID) -> DeliveredResult? {
+        guard let link = chain.links.first(where: { $0.id == id }), let result = screen(link.presentedBy)?.result,
+            result.source == .presentation(id)
+        else { return nil }
+        return result
+    }
 }

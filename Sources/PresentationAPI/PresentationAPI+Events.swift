@@ -37,18 +37,32 @@ extension PresentationAPI {
             throw APIError.routeNotFound(request.path)
         }
         let wait = try integerQuery("wait", request, in: 0...configuration.maxWaitSeconds) ?? 0
+        // With `after`, a value emitted after that revision ends the wait too: the remote form of
+        // a result that is a stream, as the wait alone is of one that is a future.
+        let after = try integerQuery("after", request, in: 0...Int.max)
         let outcome = try session.outcome(of: presentation)
-        guard outcome.status == .presented, wait > 0 else { return .now(Self.outcomeResponse(outcome, session)) }
+        guard outcome.status == .presented, wait > 0, !Self.emitted(by: presentation, in: session, after: after) else {
+            return .now(Self.statusResponse(outcome, session))
+        }
         return SessionWaiter.wait(
             for: session, in: store, seconds: wait,
             ready: { session in
-                guard let outcome = try? session.outcome(of: presentation), outcome.status != .presented else { return nil }
-                return Self.outcomeResponse(outcome, session)
+                guard let outcome = try? session.outcome(of: presentation) else { return nil }
+                guard outcome.status != .presented || Self.emitted(by: presentation, in: session, after: after) else {
+                    return nil
+                }
+                return Self.statusResponse(outcome, session)
             },
             timeout: { session in
-                (try? session.outcome(of: presentation)).map { Self.outcomeResponse($0, session) }
+                (try? session.outcome(of: presentation)).map { Self.statusResponse($0, session) }
                     ?? ProblemDetails(for: PresentationError.presentationNotFound(presentation)).response
             })
+    }
+
+    /// Whether open presentation `id` emitted a value after revision `after` (never, without one).
+    private static func emitted(by id: PresentationID, in session: Session, after: Int?) -> Bool {
+        guard let after, let emitted = session.lastEmitted(by: id) else { return false }
+        return emitted.revision > after
     }
 
     /// Server-Sent Events from `Last-Event-ID`, else `after`, else now.
@@ -90,9 +104,9 @@ extension PresentationAPI {
         return .json(writer.bytes, revision: session.revision)
     }
 
-    private static func outcomeResponse(_ outcome: PresentationOutcome, _ session: Session) -> HTTPResponse {
+    private static func statusResponse(_ outcome: PresentationOutcome, _ session: Session) -> HTTPResponse {
         var writer = JSONWriter(capacity: 256)
-        writer.write(outcome: outcome)
+        writer.write(status: outcome, emitted: session.lastEmitted(by: outcome.id))
         return .json(writer.bytes, revision: session.revision)
     }
 }

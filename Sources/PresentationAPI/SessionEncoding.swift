@@ -249,9 +249,33 @@ extension JSONWriter {
         endObject()
     }
 
-    /// A presentation's status (`GET …/presentations/{pid}`).
+    /// A closed presentation's outcome, as an export lists it.
     mutating func write(outcome: PresentationOutcome) {
         beginObject()
+        writeMembers(of: outcome)
+        endObject()
+    }
+
+    /// A presentation's status (`GET …/presentations/{pid}`): its outcome, and the last value it
+    /// emitted while open (`{"value", "revision"}`, null when none or closed).
+    mutating func write(status outcome: PresentationOutcome, emitted: DeliveredResult?) {
+        beginObject()
+        writeMembers(of: outcome)
+        key("emitted")
+        if let emitted {
+            beginObject()
+            key("value")
+            write(emitted.value)
+            key("revision")
+            writeInt(emitted.revision)
+            endObject()
+        } else {
+            writeNull()
+        }
+        endObject()
+    }
+
+    private mutating func writeMembers(of outcome: PresentationOutcome) {
         key("id")
         writeString(outcome.id.rawValue)
         key("style")
@@ -262,7 +286,6 @@ extension JSONWriter {
         writeString(outcome.status.rawValue)
         key("result")
         if let result = outcome.result { write(result) } else { writeNull() }
-        endObject()
     }
 
     mutating func writeOptional(_ string: String?) {

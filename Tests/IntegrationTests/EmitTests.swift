@@ -73,6 +73,43 @@ struct EmitTests {
         }
     }
 
+    @Test("The status names the last value emitted; a wait with after ends at the next one, without it at the close")
+    func statusFollowsStream() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try Self.sessionWithSheet(client)
+            let auth = [("Authorization", "Bearer \(session.token)")]
+            let first = try client.get(session.route("presentations/p3"), token: session.token).json()
+            #expect(first["emitted"] is NSNull)
+
+            // A wait with `after` is answered by the next value, emitted from another connection.
+            let waiter = try server.connect()
+            try waiter.write("GET", session.route("presentations/p3?wait=10&after=2"), headers: auth)
+            #expect(!waiter.hasData(within: .milliseconds(300)), "answered before anything was emitted")
+            try client.post("emit", to: session, json: ["result": "unread"]).expectSession(revision: 3)
+            let woken = try waiter.readResponse(timeout: .seconds(3)).json()
+            #expect(woken.string("status") == "presented")
+            #expect(JSONText.canonical(woken["emitted"]) == JSONText.canonical(["value": "unread", "revision": 3]))
+
+            // Already emitted after `after`: answered at once.
+            let started = ContinuousClock.now
+            let again = try client.get(session.route("presentations/p3?wait=10&after=2"), token: session.token).json()
+            #expect(ContinuousClock.now - started < .seconds(2))
+            #expect(JSONText.canonical(again["emitted"]) == JSONText.canonical(["value": "unread", "revision": 3]))
+
+            // Without `after` the wait is for the close, as before emits existed.
+            try waiter.write("GET", session.route("presentations/p3?wait=10"), headers: auth)
+            try client.post("emit", to: session, json: ["result": "flagged"]).expectSession(revision: 4)
+            #expect(!waiter.hasData(within: .milliseconds(300)), "an emit ended a wait without after")
+            try client.post("dismiss", to: session, json: ["result": "flagged"]).expectSession(revision: 5)
+            let closed = try waiter.readResponse(timeout: .seconds(3)).json()
+            #expect(closed.string("status") == "dismissed" && closed.string("result") == "flagged")
+            #expect(closed["emitted"] is NSNull)
+
+            try client.get(session.route("presentations/p3?after=x"), token: session.token).expectProblem(400, "invalid_query")
+        }
+    }
+
     @Test(
         "A refused emit answers its problem and changes nothing",
         arguments: [

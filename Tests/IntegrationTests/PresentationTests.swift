@@ -241,7 +241,7 @@ struct PresentationTests {
         }
     }
 
-    @Test("The status route names the presentation, its style, presenter, status and result")
+    @Test("The status route names the presentation, its style, presenter, status, result and last emitted value")
     func statusShape() throws {
         try withServer { server in
             let client = try server.connect()
@@ -251,6 +251,7 @@ struct PresentationTests {
             #expect(response.status == 200)
             let expected: [String: Any] = [
                 "id": "p3", "style": "fullScreen", "presentedBy": "s2", "status": "presented", "result": Wire.null,
+                "emitted": Wire.null,
             ]
             #expect(JSONText.canonical(try response.json()) == JSONText.canonical(expected))
             try client.get(session.route("presentations/p99"), token: session.token).expectProblem(
@@ -277,7 +278,7 @@ struct PresentationTests {
             #expect(response.status == 200)
             let expected: [String: Any] = [
                 "id": "p3", "style": "sheet", "presentedBy": "s2", "status": "dismissed",
-                "result": ["to": ["ana@example.com"]],
+                "result": ["to": ["ana@example.com"]], "emitted": Wire.null,
             ]
             #expect(JSONText.canonical(try response.json()) == JSONText.canonical(expected))
         }

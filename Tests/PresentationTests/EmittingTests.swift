@@ -58,6 +58,25 @@ struct EmittingTests {
         }
     }
 
+    @Test("The last value an open presentation emitted is its presenter's result, and none once it closes")
+    func lastEmitted() throws {
+        var session = try Self.sessionWithSheet()
+        #expect(session.lastEmitted(by: presentationID("p3")) == nil)
+        try session.run(.emit(presentation: nil, result: .number("1")))
+        try session.run(.emit(presentation: nil, result: .number("2")))
+        // A presentation over the sheet emitting to the sheet's screen is not the sheet's value.
+        try session.run(Fixture.modal("help"))  // p6, presented by s5
+        try session.run(.emit(presentation: nil, result: .number("9")))
+        #expect(
+            session.lastEmitted(by: presentationID("p3"))
+                == DeliveredResult(source: .presentation(presentationID("p3")), value: .number("2"), revision: 4))
+        #expect(session.lastEmitted(by: presentationID("p6"))?.value == .number("9"))
+        #expect(session.lastEmitted(by: presentationID("p99")) == nil)
+        try session.run(.dismiss(presentation: presentationID("p3"), result: .number("3")))
+        #expect(session.lastEmitted(by: presentationID("p3")) == nil)
+        #expect(session.lastEmitted(by: presentationID("p6")) == nil)
+    }
+
     @Test("A presentation under the topmost can emit, to the screen that presented it")
     func emitFromLower() throws {
         var session = Fixture.session()
