@@ -47,10 +47,9 @@ extension PresentationAPI {
         return SessionWaiter.wait(
             for: session, in: store, seconds: wait,
             ready: { session in
-                guard let outcome = try? session.outcome(of: presentation) else { return nil }
-                guard outcome.status != .presented || Self.emitted(by: presentation, in: session, after: after) else {
-                    return nil
-                }
+                guard let outcome = try? session.outcome(of: presentation),
+                    outcome.status != .presented || Self.emitted(by: presentation, in: session, after: after)
+                else { return nil }
                 return Self.statusResponse(outcome, session)
             },
             timeout: { session in
