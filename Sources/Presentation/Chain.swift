@@ -163,13 +163,20 @@ struct Chain: Hashable, Sendable {
 
     /// Hands `result` to the screen `id`, which the caller knows is in the tree.
     mutating func deliver(_ result: DeliveredResult, to id: ScreenID) {
+        guard update(id, { $0.result = result }) else {
+            preconditionFailure("a result was sent to \(id), which is not in the tree")
+        }
+    }
+
+    /// Changes screen `id` in place, wherever it is; false when it is not in the tree.
+    mutating func update(_ id: ScreenID, _ change: (inout Screen) -> Void) -> Bool {
         for stackIndex in stacks.indices {
             if let screenIndex = stacks[stackIndex].path.firstIndex(where: { $0.id == id }) {
-                stacks[stackIndex].path[screenIndex].result = result
-                return
+                change(&stacks[stackIndex].path[screenIndex])
+                return true
             }
         }
-        preconditionFailure("a result was sent to \(id), which is not in the tree")
+        return false
     }
 }
 

@@ -82,7 +82,18 @@ extension ByteWriter {
             byte(7)
             string(screen.rawValue)
             string(stack.rawValue)
+        case .stateSet(let screen, let state, let transition):
+            byte(8)
+            string(screen.rawValue)
+            write(state)
+            string(transition.rawValue)
         }
+    }
+
+    /// A screen's state, as both an event and the stored tree keep it.
+    package mutating func write(_ state: ScreenState) {
+        string(state.name)
+        text(state.paramsText)
     }
 }
 
@@ -148,10 +159,32 @@ extension ByteReader {
             kind = .result(to: try identifier(ScreenID.init(rawValue:)), from: try source(), value: try json(depth: 0))
         case 7:
             kind = .rootSet(screen: try identifier(ScreenID.init(rawValue:)), stack: try identifier(StackID.init(rawValue:)))
+        case 8:
+            kind = .stateSet(
+                screen: try identifier(ScreenID.init(rawValue:)), state: try screenState(),
+                transition: try named(StateTransition.init(rawValue:)))
         case let other:
             throw .invalid("event kind \(other)")
         }
         return Event(revision: revision, time: time, kind: kind)
+    }
+
+    /// A screen's state, its params checked by the parser and the whole by `ScreenState`'s
+    /// own initializer, so that nothing read from disk reaches an answer unchecked.
+    package mutating func screenState() throws(ByteDecodingError) -> ScreenState {
+        let name = try string()
+        let utf8 = try data()
+        let params: JSONText
+        do {
+            params = try JSONText(parsing: utf8, maxDepth: Self.maxDepth, maxStringBytes: .max)
+        } catch {
+            throw .invalid("state params are not JSON: \(error)")
+        }
+        do {
+            return try ScreenState(name: name, paramsText: params)
+        } catch {
+            throw .invalid("state \"\(name)\": \(error)")
+        }
     }
 
     /// An id read as a string and checked by the id type's own initializer.

@@ -14,6 +14,7 @@ public enum EventKind: Hashable, Sendable {
     case cancelled(PresentationID, by: ScreenID)
     case result(to: ScreenID, from: ResultSource, value: JSONValue)
     case rootSet(screen: ScreenID, stack: StackID)
+    case stateSet(screen: ScreenID, state: ScreenState, transition: StateTransition)
 
     /// The event's type as clients see it.
     public var name: String {
@@ -26,6 +27,7 @@ public enum EventKind: Hashable, Sendable {
         case .cancelled: "cancelled"
         case .result: "result"
         case .rootSet: "root-set"
+        case .stateSet: "state-set"
         }
     }
 }

@@ -18,4 +18,7 @@ public enum Operation: Hashable, Sendable {
     /// presented it, and leaves it presented: one value of a result that is a stream.
     case emit(presentation: PresentationID?, result: JSONValue)
     case setRoot(ScreenSpec)
+    /// Shows `state` on the named screen (the top screen when nil), anywhere in the tree: the
+    /// screen keeps its place and id. `transition` is a hint for clients, carried by the event.
+    case setState(screen: ScreenID?, state: ScreenState, transition: StateTransition)
 }

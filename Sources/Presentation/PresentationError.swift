@@ -17,6 +17,7 @@ public enum PresentationError: Error, Hashable, Sendable {
     case unknownAlertAction(String)
     case invalidAlertResult(String)
     case invalidScreen(String)
+    case invalidState(String)
     case invalidAlert(String)
     case invalidPresentation(String)
     case stackTooLong(limit: Int)

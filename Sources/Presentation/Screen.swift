@@ -11,19 +11,35 @@ public struct Screen: Hashable, Sendable {
     public var params: JSONValue { paramsText.value }
     /// The last result handed to this screen, by a screen popped off it or a presentation it made.
     public internal(set) var result: DeliveredResult? {
-        get { delivered?.value }
-        set { delivered = newValue.map(Box.init) }
+        get { extras?.value.result }
+        set { setExtras(Extras(result: newValue, state: state)) }
+    }
+    /// The state it shows (`Operation.setState`), nil until one is set.
+    public internal(set) var state: ScreenState? {
+        get { extras?.value.state }
+        set { setExtras(Extras(result: result, state: newValue)) }
     }
 
-    /// Boxed: a `DeliveredResult` is 56 bytes that most screens never use, and every stack
-    /// path holds its screens inline (docs/performance.md, memory per session).
-    private var delivered: Box<DeliveredResult>?
+    /// What most screens never get, together behind one reference: inline, a result and a
+    /// state are 56 and 32 bytes, and every stack path holds its screens inline
+    /// (docs/performance.md, memory per session). One box, not one each: a screen costs the
+    /// same 8 bytes for both as it did for the result alone.
+    private struct Extras: Hashable, Sendable {
+        var result: DeliveredResult?
+        var state: ScreenState?
+    }
+
+    private var extras: Box<Extras>?
 
     init(id: ScreenID, spec: ScreenSpec) {
         self.id = id
         self.name = spec.name
         self.title = spec.title
         self.paramsText = spec.paramsText
-        self.delivered = nil
+        self.extras = nil
+    }
+
+    private mutating func setExtras(_ new: Extras) {
+        extras = new.result == nil && new.state == nil ? nil : Box(new)
     }
 }

@@ -21,6 +21,7 @@ extension Session {
         case .dismiss(let id, let result): try dismiss(id, result: result, into: &change)
         case .emit(let id, let result): try emit(from: id, result: result, into: &change)
         case .setRoot(let spec): setRoot(spec, into: &change)
+        case .setState(let id, let state, let transition): try setState(state, of: id, transition: transition, into: &change)
         }
     }
 

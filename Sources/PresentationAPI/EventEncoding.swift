@@ -42,6 +42,11 @@ extension JSONWriter {
         case .rootSet(let screen, let stack):
             member("stack", stack.rawValue)
             member("screen", screen.rawValue)
+        case .stateSet(let screen, let state, let transition):
+            member("screen", screen.rawValue)
+            key("state")
+            write(state: state)
+            member("transition", transition.rawValue)
         }
         endObject()
     }

@@ -26,6 +26,7 @@ enum OperationDecoding {
             guard let result = fields.value("result") else { throw APIError.missingField(pointer: fields.path("result")) }
             operation = .emit(presentation: presentation, result: result)
         case .setRoot: operation = .setRoot(try screen(from: &fields))
+        case .setState: operation = try stateChange(from: &fields)
         }
         try fields.finish()
         return Step(operation: operation, expectedTop: expectedTop)
@@ -69,6 +70,30 @@ enum OperationDecoding {
         let params = fields.value("params") ?? .emptyObject
         guard params.isObject else { throw APIError.invalidField(pointer: fields.path("params"), reason: "must be a JSON object") }
         return try ScreenSpec(name: name, title: title, params: params)
+    }
+
+    /// `{"state": name, "params"?: {...}, "screen"?: id, "transition"?: name}`.
+    private static func stateChange(from fields: inout FieldReader) throws -> Operation {
+        let state = try screenState(named: "state", from: &fields)
+        let screen = try fields.string("screen").map { raw throws(APIError) in
+            try identifier(raw, at: fields.path("screen"), as: ScreenID.self)
+        }
+        let transitionName = try fields.string("transition") ?? StateTransition.automatic.rawValue
+        guard let transition = StateTransition(rawValue: transitionName) else {
+            throw APIError.invalidField(
+                pointer: fields.path("transition"),
+                reason: "unknown transition \"\(transitionName)\"; one of \(StateTransition.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return .setState(screen: screen, state: state, transition: transition)
+    }
+
+    /// A state's name (under `key`) and its `"params"?: {...}`: a set-state request's, or a
+    /// screen's `state` in an exported document.
+    static func screenState(named key: String, from fields: inout FieldReader) throws -> ScreenState {
+        let name = try fields.requiredString(key)
+        let params = fields.value("params") ?? .emptyObject
+        guard params.isObject else { throw APIError.invalidField(pointer: fields.path("params"), reason: "must be a JSON object") }
+        return try ScreenState(name: name, params: params)
     }
 
     private static func presentation(from fields: inout FieldReader) throws -> PresentationRequest {

@@ -11,12 +11,13 @@ enum OperationKind: String, CaseIterable, Sendable {
     case dismiss
     case emit
     case setRoot = "set-root"
+    case setState = "set-state"
 
     /// Whether the route accepts an empty body (curl -X POST with nothing).
     var allowsEmptyBody: Bool {
         switch self {
         case .pop, .popToRoot, .dismiss: true
-        case .push, .popTo, .replace, .present, .emit, .setRoot: false
+        case .push, .popTo, .replace, .present, .emit, .setRoot, .setState: false
         }
     }
 }

@@ -121,6 +121,8 @@ struct ProblemDetails: Sendable {
             self.init(status: .unprocessableContent, code: "invalid_alert_result", detail: reason)
         case .invalidScreen(let reason):
             self.init(status: .unprocessableContent, code: "invalid_screen", detail: reason)
+        case .invalidState(let reason):
+            self.init(status: .unprocessableContent, code: "invalid_state", detail: reason)
         case .invalidAlert(let reason):
             self.init(status: .unprocessableContent, code: "invalid_alert", detail: reason)
         case .invalidPresentation(let reason):

@@ -188,6 +188,18 @@ extension JSONWriter {
         } else {
             writeNull()
         }
+        key("state")
+        if let state = screen.state { write(state: state) } else { writeNull() }
+        endObject()
+    }
+
+    /// `{"name", "params"}`: a screen's state, in the tree and in a `state-set` event.
+    mutating func write(state: ScreenState) {
+        beginObject()
+        key("name")
+        writeString(state.name)
+        key("params")
+        write(state.paramsText)
         endObject()
     }
 

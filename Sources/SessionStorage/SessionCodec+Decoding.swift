@@ -77,7 +77,9 @@ extension ByteReader {
         if try bool() {
             result = DeliveredResult(source: try source(), value: try json(depth: 0), revision: try integer())
         }
-        return Screen(restoring: id, spec: spec, result: result)
+        var state: ScreenState?
+        if format >= SessionCodec.screenStates, try bool() { state = try screenState() }
+        return Screen(restoring: id, spec: spec, result: result, state: state)
     }
 
     mutating func presentation(depth: Int) throws(ByteDecodingError) -> Presentation {

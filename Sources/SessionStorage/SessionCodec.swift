@@ -10,10 +10,13 @@ import Presentation
 /// A compact binary form, written and read only here; the first byte is the format version, so a
 /// later format can read rows an older server wrote. SQLite provides the crash safety around it.
 enum SessionCodec {
+    /// 4: a screen's state follows its result (3 and older have no states).
     /// 3: the kept events are stored apart, in chunks (1 and 2, still read: they are inline).
     /// 2: a screen's params are their JSON text (1: a tagged JSON value).
-    static let version: UInt8 = 3
+    static let version: UInt8 = 4
     static let oldestReadable: UInt8 = 1
+    /// The first format whose screens may have a state.
+    static let screenStates: UInt8 = 4
     /// The first format whose events are not inline.
     static let eventsApart: UInt8 = 3
     /// Deeper nesting (of JSON values, or of stacks) than any request could have made means corruption.
@@ -65,6 +68,8 @@ extension ByteWriter {
             write(result.value)
             integer(result.revision)
         }
+        bool(screen.state != nil)
+        if let state = screen.state { write(state) }
     }
 
     /// The tree as `write(session.root)` writes it, level by level from the session's parts,

@@ -36,6 +36,7 @@ struct AlertTests {
             Operation.push(Fixture.spec("a")), .pop(result: nil), .popToRoot, .popTo(screenID("s2")),
             .replace(Fixture.spec("a")), Fixture.modal("a"), Fixture.alert,
             .emit(presentation: nil, result: .string("a")), .emit(presentation: presentationID("p3"), result: .null),
+            .setState(screen: nil, state: try! ScreenState(name: "loaded"), transition: .automatic),
         ])
     func blocked(operation: Operation) throws {
         var session = try Self.sessionWithAlert()

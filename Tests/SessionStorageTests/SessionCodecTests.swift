@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Presentation
 import Testing
 
@@ -88,6 +89,34 @@ struct SessionCodecTests {
         #expect(throws: ByteDecodingError.self) {
             try SessionCodec.decode(bytes, events: StorageFixture.eventRows(of: session))
         }
+    }
+
+    @Test("A row written in format 3, before states, reads back with no states and is rewritten as the current format")
+    func formatThree() throws {
+        let bytes = try #require(StorageFixture.bytes(hex: StorageFixture.formatThreeRow))
+        #expect(bytes.first == 3)
+        let events = try StorageFixture.formatThreeEvents.map { try #require(StorageFixture.bytes(hex: $0)) }
+        let decoded = try SessionCodec.decode(bytes, events: events)
+        var session = try Session(
+            id: decoded.id, tokenDigest: decoded.tokenDigest, restoring: decoded.snapshot, limits: .default)
+        #expect(session.revision == 5 && session.keptEvents.count == 6)
+        let path = session.root.path
+        #expect(path.map(\.name) == ["inbox", "message"])
+        #expect(path[1].paramsText.description == #"{"id":7}"#)
+        #expect(path[1].result?.value == .string("ada") && path[1].result?.revision == 4)
+        #expect(path.allSatisfy { $0.state == nil })
+        #expect(session.top.presentation != nil)
+
+        // It takes a state like any session, and its new bytes are the current format.
+        let loaded = try ScreenState(name: "loaded", params: .object([JSONMember("n", .number("1"))]))
+        _ = try session.apply(
+            [Step(operation: .setState(screen: path[1].id, state: loaded, transition: .automatic))],
+            at: StorageFixture.start.addingTimeInterval(60), limits: .default)
+        let rewritten = SessionCodec.encode(session)
+        #expect(rewritten.first == SessionCodec.version)
+        let again = try SessionCodec.decode(rewritten, events: StorageFixture.eventRows(of: session))
+        #expect(again.snapshot == session.snapshot)
+        #expect(again.snapshot.root.path[1].state == loaded)
     }
 
     @Test("A row of events that is cut short or runs on is refused")

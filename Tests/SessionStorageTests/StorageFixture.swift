@@ -47,7 +47,7 @@ enum StorageFixture {
     ])
 
     /// A session that has pushed, popped with a result, had a sheet dismissed with a result,
-    /// presentations cancelled by a root change, an open sheet without navigation holding an
+    /// presentations cancelled by a root change, a screen with a state, an open sheet without navigation holding an
     /// open alert, idempotency replies, and events trimmed to `limits.eventsKept`.
     static func busySession(id: SessionID, limits: Limits = Limits(eventsKept: 12)) throws -> Session {
         var session = Session(id: id, token: SessionToken.random(), root: spec("inbox", title: "Inbox"), now: start)
@@ -70,6 +70,7 @@ enum StorageFixture {
         try run(.present(try PresentationRequest(style: .popover, content: .screen(spec("menu"), navigation: true))))
         try run(.setRoot(spec("home", params: params)))
         try run(.push(spec("settings")))
+        try run(.setState(screen: nil, state: try ScreenState(name: "signed-in", params: params), transition: .crossfade))
         try run(.present(try PresentationRequest(style: .sheet, content: .screen(spec("about"), navigation: false))))
         try run(.replace(spec("licence")))
         try run(.present(try PresentationRequest(style: .alert, content: .alert(alert))))
@@ -116,6 +117,25 @@ enum StorageFixture {
     ) {
         try SessionCodec.decode(SessionCodec.encode(session), events: eventRows(of: session))
     }
+
+    /// A row written by the server at 7329bed (format 3, before screens had states): inbox
+    /// (params `{}`, title "Inbox"), message (params `{"id":7}`) handed "ada" by a popped
+    /// contacts screen, and a sheet (compose) over it; token "t" x 43, revision 5.
+    static let formatThreeRow =
+        "0316424242424242424242424242424242424242424233412080383F974F22964FD6B7AE851B6CCC9180ED4E6FCB2E415BAFCAB6"
+        + "D8221392380A000000C0047DC841000080C2047DC8410E026B310202733205696E626F780105496E626F78027B7D00027333076D"
+        + "65737361676500087B226964223A377D0100027334040361646108010270350573686565740273330001026B360102733707636F"
+        + "6D706F736500027B7D0000000000"
+
+    /// The records of `formatThreeRow`'s events, as that server kept them in its chunks.
+    static let formatThreeEvents = [
+        "02000000C0047DC84107027332026B31",
+        "040000A0C0047DC84100027333026B31",
+        "06000040C1047DC84100027334026B31",
+        "080000E0C1047DC8410101027334026B31",
+        "080000E0C1047DC84106027333000273340403616461",
+        "0A000080C2047DC8410302703505736865657402733301026B36",
+    ]
 
     /// A row written by the server at dc1a168 (format 1, events inline): a root screen with
     /// nested params, then a push with `{}`.

@@ -10,9 +10,10 @@ enum Wire {
         _ name: String,
         title: String? = nil,
         params: [String: Any] = [:],
-        result: [String: Any]? = nil
+        result: [String: Any]? = nil,
+        state: [String: Any]? = nil
     ) -> [String: Any] {
-        ["id": id, "screen": name, "title": title ?? null, "params": params, "result": result ?? null]
+        ["id": id, "screen": name, "title": title ?? null, "params": params, "result": result ?? null, "state": state ?? null]
     }
 
     /// A stack: its id, its screens bottom to top, and what is presented over it.
