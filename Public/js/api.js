@@ -28,7 +28,7 @@ export class NetworkError extends Error {
 }
 
 /** The operations a session accepts, each a `POST /v1/sessions/{id}/<name>`. */
-export const OPERATIONS = ['push', 'pop', 'pop-to-root', 'pop-to', 'replace', 'present', 'dismiss', 'emit', 'set-root', 'batch'];
+export const OPERATIONS = ['push', 'pop', 'pop-to-root', 'pop-to', 'replace', 'present', 'dismiss', 'emit', 'set-root', 'set-state', 'batch'];
 
 async function call(method, path, { token, body, headers = {} } = {}) {
   const fields = { Accept: 'application/json', ...headers };

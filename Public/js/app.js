@@ -119,6 +119,7 @@ function onEvent(state, event) {
     return;
   }
   inspector.logEvent(event);
+  if (event.type === 'state-set' && (!state.session || event.revision > state.session.revision)) device.noteTransition(event.screen, event.transition);
   if (!state.session || event.revision > state.session.revision) refresh(state);
 }
 

@@ -38,6 +38,8 @@ export class DeviceView {
     this.paths = new Map();
     /** Presentation id -> the element that had focus when it appeared. */
     this.openers = new Map();
+    /** Screen id -> how its next change of state is shown (a `state-set` event's transition). */
+    this.transitions = new Map();
     document.addEventListener('keydown', (event) => this.onKeyDown(event));
   }
 
@@ -216,7 +218,18 @@ export class DeviceView {
     const bar = showBar
       ? h('header', { class: 'nav-bar' }, h('div', { class: 'nav-leading' }, leading), title, h('div', { class: 'nav-trailing' }, view.trailing || []))
       : h('header', { class: 'nav-bar nav-bar--bare' }, h('div', { class: 'nav-leading' }, presentation.style === 'popover' ? [] : leading), title, h('div', { class: 'nav-trailing' }));
-    element.replaceChildren(bar, h('div', { class: 'screen-body' }, view.body));
+    const body = h('div', { class: 'screen-body' }, view.body);
+    element.replaceChildren(bar, body);
+    // A new state on the same screen: its content changes in place, shown as the change's
+    // transition asks (`automatic` is a crossfade here; `none` is at once).
+    const stateName = screen.state ? screen.state.name : '';
+    if (element.dataset.state !== undefined && element.dataset.state !== stateName) {
+      const transition = this.transitions.get(screen.id) || 'automatic';
+      element.dataset.transition = transition;
+      if (transition !== 'none') this.animate(body, 'fade-in');
+    }
+    this.transitions.delete(screen.id);
+    element.dataset.state = stateName;
     element.setAttribute('aria-labelledby', titleID);
     element.dataset.signature = signature;
     element.dataset.resultRevision = screen.result ? String(screen.result.revision) : '';
@@ -225,6 +238,11 @@ export class DeviceView {
       if (again) this.openers.set(id, again);
     }
     if (focusedKey) findByKey(element, focusedKey)?.focus();
+  }
+
+  /** How screen `id`'s next change of state should be shown: from a `state-set` event, or a tap here. */
+  noteTransition(id, transition) {
+    this.transitions.set(id, transition || 'automatic');
   }
 
   /**
@@ -249,6 +267,10 @@ export class DeviceView {
       alert: (alert) => perform('present', { style: 'alert', alert }),
       dismiss: (result) => perform('dismiss', { presentation: presentationID, ...(result === undefined ? {} : { result }) }),
       emit: (result) => perform('emit', { presentation: presentationID, result }),
+      setState: (name, params = {}, transition) => {
+        this.noteTransition(from, transition);
+        return perform('set-state', { state: name, params, ...(transition ? { transition } : {}) });
+      },
       handBack: (result) => (index > 0 ? act.pop(result) : presentationID ? act.dismiss(result) : Promise.resolve()),
     };
     return act;

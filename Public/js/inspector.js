@@ -15,6 +15,7 @@ const EXAMPLES = {
   dismiss: {},
   emit: { result: { chosen: 1 } },
   'set-root': { screen: 'detail', title: 'New root', params: {} },
+  'set-state': { state: 'loaded', params: {}, transition: 'crossfade' },
   batch: { operations: [{ op: 'push', screen: 'detail', title: 'One' }, { op: 'push', screen: 'detail', title: 'Two' }] },
 };
 

@@ -10,7 +10,8 @@ import { screenTitle } from './tree.js';
  *   draft (Map of form values the person had typed into this screen before a redraw),
  *   emitted (the last value this screen's presentation emitted while open, if any),
  *   act: {push(spec), pop(result?), present(style, spec, {navigation}), alert(alert),
- *         dismiss(result?), emit(result), handBack(result)}.
+ *         dismiss(result?), emit(result), handBack(result), setState(name, params?, transition?)}.
+ * A screen with a `state` (set-state) shows the child that state names, in the same place.
  * It answers `{body, trailing?, leading?}`: nodes for the screen and its navigation bar.
  */
 const templates = { inbox, message, compose, list, choices, form, detail };
@@ -121,17 +122,39 @@ const SETTINGS = {
   },
 };
 
+/**
+ * A message shows one of two children by its state, after StateViewController: the message
+ * as read (no state, or `formatted`) or its `original` text. The screen keeps its place and
+ * id; the switch is a `set-state`, crossfaded here and on every page following the session.
+ */
 function message(ctx) {
   const p = params(ctx);
   const banner = resultBanner(ctx, (value) => (value && value.action ? `Done: ${text(value.label || value.action)}.` : null));
+  const showing = ctx.screen.state && ctx.screen.state.name === 'original' ? 'original' : 'formatted';
+  const views = [
+    ['formatted', 'Message'],
+    ['original', 'Original'],
+  ];
+  const switcher = h(
+    'div',
+    { class: 'segmented', role: 'group', 'aria-label': 'Show' },
+    views.map(([name, label]) =>
+      h('button', { type: 'button', class: 'segment', 'aria-pressed': String(showing === name), onclick: () => showing !== name && ctx.act.setState(name, {}, 'crossfade') }, label),
+    ),
+  );
+  const trailing = [barButton('More', () => ctx.act.present('popover', MORE, { navigation: false }), { ariaLabel: 'More actions' })];
+  if (showing === 'original') {
+    const headers = [['From', p.address ? `${text(p.from)} <${text(p.address)}>` : text(p.from)], ['Date', text(p.date)], ['Subject', text(p.subject)]];
+    const source = headers.map(([name, value]) => `${name}: ${value}`).join('\n') + '\n\n' + text(p.body);
+    return { trailing, body: h('div', { class: 'message', dataset: { state: 'original' } }, banner, switcher, h('pre', { class: 'message-source', 'aria-label': 'Original message' }, source)) };
+  }
   return {
-    trailing: [
-      barButton('More', () => ctx.act.present('popover', MORE, { navigation: false }), { ariaLabel: 'More actions' }),
-    ],
+    trailing,
     body: h(
       'div',
-      { class: 'message' },
+      { class: 'message', dataset: { state: 'formatted' } },
       banner,
+      switcher,
       h('div', { class: 'message-head' }, h('strong', {}, text(p.from)), h('span', { class: 'row-meta' }, text(p.date))),
       h('h3', { class: 'message-subject' }, text(p.subject)),
       ...text(p.body).split('\n').map((line) => h('p', {}, line)),

@@ -49,6 +49,8 @@ export function describeEvent(event) {
       return `result for ${event.screen} from ${event.from}: ${JSON.stringify(event.value)}`;
     case 'root-set':
       return `root set to ${event.screen}`;
+    case 'state-set':
+      return `${event.screen} shows ${event.state && event.state.name} (${event.transition})`;
     default:
       return event.type;
   }
