@@ -30,7 +30,11 @@ public struct StepScript {
 
     private mutating func step(ids: SessionIDs, lastIssued: Int, top: ScreenID) -> Step {
         let operation: Operation
-        switch cursor.below(8) {
+        // The kind is the byte's low three bits; its upper bits pick among kinds added later
+        // (emit, set-state), so a step takes as many bytes as before they were and the
+        // checked-in inputs still split into the same steps.
+        let kind = Int(cursor.byte())
+        switch kind % 8 {
         case 0: operation = .push(spec())
         case 1: operation = .pop(result: value(depth: 0))
         case 2: operation = .popToRoot
@@ -54,7 +58,17 @@ public struct StepScript {
             } else {
                 operation = .dismiss(presentation: id, result: result)
             }
-        default: operation = .setRoot(spec())
+        default:
+            let spec = spec()
+            if kind / 8 % 4 == 3 {
+                operation = .setState(
+                    screen: stateTarget(kind / 32, ids, lastIssued: lastIssued),
+                    // A spec's name and params are a valid state's: the same bytes either way.
+                    state: try! ScreenState(name: spec.name, paramsText: spec.paramsText),
+                    transition: StateTransition.allCases[kind / 32 % StateTransition.allCases.count])
+            } else {
+                operation = .setRoot(spec)
+            }
         }
         let expectedTop: ScreenID? =
             switch cursor.below(6) {
@@ -63,6 +77,16 @@ public struct StepScript {
             default: nil
             }
         return Step(operation: operation, expectedTop: expectedTop)
+    }
+
+    /// The screen a set-state names, from bits of a byte already read (0-7): the top screen
+    /// (nil), one the tree holds (covered ones included), or one it does not hold.
+    private func stateTarget(_ bits: Int, _ ids: SessionIDs, lastIssued: Int) -> ScreenID? {
+        switch bits {
+        case 0..<3: nil
+        case 3..<6 where !ids.screens.isEmpty: ids.screens[bits % ids.screens.count]
+        default: ScreenID(rawValue: "s\(lastIssued + bits)")
+        }
     }
 
     private mutating func screen(_ ids: SessionIDs, lastIssued: Int) -> ScreenID {
