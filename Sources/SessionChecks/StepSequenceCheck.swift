@@ -6,7 +6,8 @@ public import Presentation
 ///
 /// - A failed `apply` leaves the session exactly as it was (`==`, history and replies included).
 /// - A successful one adds exactly one revision, records its events (non-empty, all of that
-///   revision) at the end of the history, and sets `updatedAt`.
+///   revision) at the end of the history, and sets `updatedAt`; screens' states change only
+///   as its `state-set` events say.
 /// - The tree stays valid (`TreeCheck`, limits included) and no id is ever issued twice.
 /// - The session survives its own snapshot: restoring it (as start-up and import do) gives the
 ///   same session back.
@@ -76,6 +77,18 @@ public enum StepSequenceCheck {
             throw Violation("\(steps): the history does not end with the change's events")
         }
         guard session.updatedAt == now else { throw Violation("\(steps) left updatedAt at \(session.updatedAt)") }
+        // A screen's state changes only by set-state: each screen in the tree shows the last
+        // state the change's events set on it, or else what it showed before (none when new).
+        var set: [ScreenID: ScreenState] = [:]
+        for event in change.events {
+            if case .stateSet(let screen, let state, _) = event.kind { set[screen] = state }
+        }
+        for id in SessionIDs(session).screens {
+            let expected = set[id] ?? before.screen(id)?.state
+            guard session.screen(id)?.state == expected else {
+                throw Violation("\(steps): screen \(id) shows \(String(describing: session.screen(id)?.state)), not \(String(describing: expected))")
+            }
+        }
         // Open, or closed by a later step of the same batch and remembered as such.
         if let presented = change.presented, (try? session.outcome(of: presented)) == nil {
             throw Violation("\(steps) presented \(presented), which the session does not know")

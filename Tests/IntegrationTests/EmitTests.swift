@@ -124,11 +124,7 @@ struct EmitTests {
         try withServer { server in
             let client = try server.connect()
             let session = try Self.sessionWithSheet(client)
-            let before = try client.snapshot(of: session)
-            let problem = try client.post(session.route("emit"), text: body, token: session.token).expectProblem(status, code)
-            if let pointer { #expect(problem.string("pointer") == pointer) }
-            #expect(try client.snapshot(of: session) == before)
-            #expect(try client.events(of: session, after: 2).isEmpty)
+            try client.expectRefused("emit", body: body, of: session, at: 2, status: status, code: code, pointer: pointer)
         }
     }
 
@@ -184,15 +180,9 @@ struct EmitTests {
         client = try HTTPConnection(port: port)
         let restored = try client.get(session.route(), token: session.token)
         #expect(restored.body == before)
-        let export = try client.get(session.route("export"), token: session.token)
-        #expect(export.status == 200)
-        let imported = try client.post("/v1/sessions/import", bytes: export.body)
-        #expect(imported.status == 201, "body: \(imported.text)")
-        #expect(JSONText.canonical(try imported.json()["root"]) == JSONText.canonical(try restored.json()["root"]))
+        let (copy, imported) = try client.exportAndImport(session)
+        #expect(JSONText.canonical(imported["root"]) == JSONText.canonical(try restored.json()["root"]))
         // The copy's sheet is still open, and goes on streaming.
-        let copy = CreatedSession(
-            id: try #require(try imported.json()["id"] as? String), token: try #require(try imported.json()["token"] as? String),
-            body: imported.body)
         try client.post("emit", to: copy, json: ["result": 2]).expectSession(revision: 4)
         #expect(try server.terminate() == 0)
     }

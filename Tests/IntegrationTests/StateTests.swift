@@ -82,12 +82,8 @@ struct StateTests {
         try withServer { server in
             let client = try server.connect()
             let session = try client.createSession()
-            let before = try client.snapshot(of: session)
-            let problem = try client.post(session.route("set-state"), text: body, token: session.token)
-                .expectProblem(status, code)
-            if let pointer { #expect(problem.string("pointer") == pointer) }
-            #expect(try client.snapshot(of: session) == before)
-            #expect(try client.events(of: session, after: 1).isEmpty)
+            try client.expectRefused(
+                "set-state", body: body, of: session, at: 1, status: status, code: code, pointer: pointer)
         }
     }
 
@@ -136,14 +132,8 @@ struct StateTests {
         let restored = try client.get(session.route(), token: session.token)
         #expect(restored.body == before)
         #expect(JSONText.canonical(try client.events(of: session, after: 0)) == JSONText.canonical(eventsBefore))
-        let export = try client.get(session.route("export"), token: session.token)
-        #expect(export.status == 200)
-        let imported = try client.post("/v1/sessions/import", bytes: export.body)
-        #expect(imported.status == 201, "body: \(imported.text)")
-        #expect(JSONText.canonical(try imported.json()["root"]) == JSONText.canonical(try restored.json()["root"]))
-        let copy = CreatedSession(
-            id: try #require(try imported.json()["id"] as? String), token: try #require(try imported.json()["token"] as? String),
-            body: imported.body)
+        let (copy, imported) = try client.exportAndImport(session)
+        #expect(JSONText.canonical(imported["root"]) == JSONText.canonical(try restored.json()["root"]))
         #expect(try client.events(of: copy, after: 0).map { $0.string("type") } == ["root-set", "state-set"])
         #expect(try server.terminate() == 0)
     }

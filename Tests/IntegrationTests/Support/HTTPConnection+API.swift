@@ -1,3 +1,5 @@
+import Testing
+
 /// Requests in the API's own terms: bearer tokens, JSON bodies, sessions.
 extension HTTPConnection {
     /// Sends a request and reads its answer; `token` goes out as `Authorization: Bearer`.
@@ -95,6 +97,36 @@ extension HTTPConnection {
     /// The revision and tree as they stand now, for "a failure changed nothing".
     func snapshot(of session: CreatedSession) throws(ClientError) -> SessionSnapshot {
         SessionSnapshot(try fetch(session))
+    }
+
+    /// Posts `body` to the session's `route`, expects the problem (with `pointer` when given),
+    /// and that the session and its events after `revision` are as they were.
+    func expectRefused(
+        _ route: String, body: String, of session: CreatedSession, at revision: Int,
+        status: Int, code: String, pointer: String?, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let before = try snapshot(of: session)
+        let problem = try post(session.route(route), text: body, token: session.token)
+            .expectProblem(status, code, sourceLocation: sourceLocation)
+        if let pointer { #expect(problem.string("pointer") == pointer, sourceLocation: sourceLocation) }
+        #expect(try snapshot(of: session) == before, sourceLocation: sourceLocation)
+        #expect(try events(of: session, after: revision).isEmpty, sourceLocation: sourceLocation)
+    }
+
+    /// Exports `session` and imports the document, expecting both to succeed: the copy, a new
+    /// session with its own id and token, and the import's answer.
+    func exportAndImport(_ session: CreatedSession, sourceLocation: SourceLocation = #_sourceLocation) throws -> (
+        copy: CreatedSession, answer: [String: Any]
+    ) {
+        let export = try get(session.route("export"), token: session.token)
+        #expect(export.status == 200, "body: \(export.text)", sourceLocation: sourceLocation)
+        let imported = try post("/v1/sessions/import", bytes: export.body)
+        #expect(imported.status == 201, "body: \(imported.text)", sourceLocation: sourceLocation)
+        let answer = try imported.json()
+        let copy = CreatedSession(
+            id: try #require(answer["id"] as? String, sourceLocation: sourceLocation),
+            token: try #require(answer["token"] as? String, sourceLocation: sourceLocation), body: imported.body)
+        return (copy, answer)
     }
 
     /// The kept events after `after` (all without it), insisting on 200.
