@@ -51,8 +51,9 @@ extension JSONWriter {
         endObject()
     }
 
-    /// `{"revision": N, "events": [...]}`, the answer of `GET …/events`.
-    mutating func write(events: [Event], revision: Int) {
+    /// `{"revision": N, "events": [...]}`, the answer of `GET …/events`; with `session` (the
+    /// session's JSON as `GET /v1/sessions/{id}` answers it), `"session"` after the events.
+    mutating func write(events: [Event], revision: Int, session: [UInt8]? = nil) {
         beginObject()
         key("revision")
         writeInt(revision)
@@ -60,6 +61,10 @@ extension JSONWriter {
         beginArray()
         for event in events { write(event: event) }
         endArray()
+        if let session {
+            key("session")
+            session.withUnsafeBufferPointer { appendVerbatim($0) }
+        }
         endObject()
     }
 
@@ -96,6 +101,16 @@ enum EventStreamFrame {
     /// The first bytes of a stream: how long EventSource should wait before reconnecting.
     static let opening = Array("retry: 2000\n\n".utf8)
     static let keepAlive = Array(": keep-alive\n\n".utf8)
+
+    /// The session as it stands at `revision` (its JSON, which holds no line breaks), the last
+    /// message of that revision's when a stream includes the session: it carries the `id:`.
+    static func session(_ json: [UInt8], revision: Int) -> [UInt8] {
+        var frame = Array("id: \(revision)\nevent: session\ndata: ".utf8)
+        frame.reserveCapacity(frame.count + json.count + 2)
+        frame.append(contentsOf: json)
+        frame.append(contentsOf: "\n\n".utf8)
+        return frame
+    }
 
     static func named(_ name: String, revision: Int) -> [UInt8] {
         Array("event: \(name)\ndata: {\"revision\":\(revision)}\n\n".utf8)

@@ -10,9 +10,17 @@ import Synchronization
 /// oldest first, and a deleted session's entries go with it.
 final class EventFrameCache: Sendable {
     private struct Key: Hashable {
+        enum Kind: Hashable {
+            /// The events after `after`, through `through`.
+            case events
+            /// The session's message at `through` (`after` unused).
+            case session
+        }
+
         let session: SessionID
         let after: Int
         let through: Int
+        var kind = Kind.events
     }
 
     private struct State {
@@ -31,7 +39,15 @@ final class EventFrameCache: Sendable {
     /// The messages for the events of `session` after revision `after`, written by `make` only
     /// when no other subscriber has written them yet.
     func messages(for session: SessionID, after: Int, through: Int, make: () throws -> [UInt8]) rethrows -> [UInt8] {
-        let key = Key(session: session, after: after, through: through)
+        try kept(Key(session: session, after: after, through: through), make: make)
+    }
+
+    /// The message holding the session as it stands at `revision`, for streams that include it.
+    func sessionMessage(for session: SessionID, at revision: Int, make: () -> [UInt8]) -> [UInt8] {
+        kept(Key(session: session, after: revision, through: revision, kind: .session), make: make)
+    }
+
+    private func kept(_ key: Key, make: () throws -> [UInt8]) rethrows -> [UInt8] {
         if let kept = state.withLock({ $0.frames[key] }) { return kept }
         // Written outside the lock: two subscribers may both write it, and either copy is right.
         let bytes = try make()

@@ -16,13 +16,17 @@ final class EventSubscriber: Sendable {
     private let openedWith: SessionTokenDigest
     /// Shared by every subscriber, so that a revision's events are written once, not once each.
     private let frames: EventFrameCache
+    /// Where the session's JSON is kept, for a stream that includes the session after each
+    /// revision's events (`?include=session`); nil for one that does not.
+    private let sessionJSON: SessionJSONCache?
 
     init(
         id: SessionID, store: any SessionStore, stream: HTTPStream, after revision: Int, openedWith: SessionTokenDigest,
-        frames: EventFrameCache
+        frames: EventFrameCache, sessionJSON: SessionJSONCache?
     ) {
         self.id = id
         self.frames = frames
+        self.sessionJSON = sessionJSON
         self.openedWith = openedWith
         self.store = store
         self.stream = stream
@@ -61,10 +65,22 @@ final class EventSubscriber: Sendable {
                         EventStreamFrame.messages(for: try session.events(after: after))
                     })
             } catch {
-                // Fell behind the kept history: tell the client to refetch the tree.
+                // Fell behind the kept history: tell the client to refetch the tree (which a
+                // stream that includes it gets next anyway).
                 stream.send(EventStreamFrame.named("reset", revision: session.revision))
             }
+            if let message = sessionMessage(session) { stream.send(message) }
             last = session.revision
+        }
+    }
+
+    /// The message holding `session` as it stands, when this stream includes it: written once
+    /// for all its subscribers, from the JSON reads and changes keep (copied out at once, since
+    /// the next change may edit the kept bytes in place once no one holds them).
+    func sessionMessage(_ session: Session) -> [UInt8]? {
+        guard let sessionJSON else { return nil }
+        return frames.sessionMessage(for: id, at: session.revision) {
+            EventStreamFrame.session(sessionJSON.json(for: session).bytes, revision: session.revision)
         }
     }
 }

@@ -7,27 +7,39 @@ extension PresentationAPI {
     func events(_ rawID: Substring, _ request: HTTPRequest) throws -> HTTPReply {
         let session = try authorizedSession(rawID, request, allowQueryToken: true)
         let after = try integerQuery("after", request, in: 0...Int.max)
+        let includesSession = try Self.includesSession(request)
         if request.headers["Accept"]?.lowercased().contains("text/event-stream") == true {
-            return .now(try eventStream(session, after: after, request))
+            return .now(try eventStream(session, after: after, includingSession: includesSession, request))
         }
         let wait = try integerQuery("wait", request, in: 0...configuration.maxWaitSeconds) ?? 0
         // Without `after`, every kept event; a wait then waits for the next revision.
         let start = after ?? session.revision
         let backlog = try after.map { revision throws(PresentationError) in try session.events(after: revision) }
             ?? session.keptEvents
-        guard backlog.isEmpty, wait > 0 else { return .now(Self.eventsResponse(backlog, session)) }
+        let sessionJSON = includesSession ? sessionJSON : nil
+        guard backlog.isEmpty, wait > 0 else { return .now(Self.eventsResponse(backlog, session, sessionJSON)) }
         return SessionWaiter.wait(
             for: session, in: store, seconds: wait,
             ready: { session in
                 do {
                     let events = try session.events(after: start)
-                    return events.isEmpty ? nil : Self.eventsResponse(events, session)
+                    return events.isEmpty ? nil : Self.eventsResponse(events, session, sessionJSON)
                 } catch {
                     // So many revisions landed at once that history was trimmed past `start`.
                     return ProblemDetails(for: error).response
                 }
             },
-            timeout: { session in Self.eventsResponse([], session) })
+            timeout: { session in Self.eventsResponse([], session, sessionJSON) })
+    }
+
+    /// `?include=session`: the session as it stands goes with the events (after each
+    /// revision's, in a stream), so that a client following them needs no read of its own.
+    private static func includesSession(_ request: HTTPRequest) throws(APIError) -> Bool {
+        guard request.hasQuery("include") else { return false }
+        guard request.queryValue("include") == "session" else {
+            throw .invalidQuery(name: "include", reason: "the only value is session")
+        }
+        return true
     }
 
     func presentationStatus(_ rawID: Substring, _ rawPresentation: Substring, _ request: HTTPRequest) throws -> HTTPReply {
@@ -65,7 +77,9 @@ extension PresentationAPI {
     }
 
     /// Server-Sent Events from `Last-Event-ID`, else `after`, else now.
-    private func eventStream(_ session: Session, after: Int?, _ request: HTTPRequest) throws -> HTTPResponse {
+    private func eventStream(
+        _ session: Session, after: Int?, includingSession: Bool, _ request: HTTPRequest
+    ) throws -> HTTPResponse {
         var start = after ?? session.revision
         if let lastEventID = request.headers["Last-Event-ID"] {
             guard let revision = Int(lastEventID.trimmingSpaces), revision >= 0 else {
@@ -75,10 +89,13 @@ extension PresentationAPI {
         }
         let backlog = try session.events(after: start)
         let stream = HTTPStream()
-        stream.send(EventStreamFrame.opening + EventStreamFrame.messages(for: backlog))
         let subscriber = EventSubscriber(
             id: session.id, store: store, stream: stream, after: session.revision, openedWith: session.tokenDigest,
-            frames: eventFrames)
+            frames: eventFrames, sessionJSON: includingSession ? sessionJSON : nil)
+        // A stream that includes the session opens with it as it stands, whatever the backlog:
+        // a client resuming after a cut may have missed the last one.
+        stream.send(
+            EventStreamFrame.opening + EventStreamFrame.messages(for: backlog) + (subscriber.sessionMessage(session) ?? []))
         guard let watch = store.watch(session.id, { change in subscriber.handle(change) }) else {
             throw PresentationError.sessionNotFound
         }
@@ -97,9 +114,10 @@ extension PresentationAPI {
         return HTTPResponse(status: .ok, headers: headers, body: .stream(stream))
     }
 
-    private static func eventsResponse(_ events: [Event], _ session: Session) -> HTTPResponse {
+    /// The events, and the session with them when `sessionJSON` is given (`include=session`).
+    private static func eventsResponse(_ events: [Event], _ session: Session, _ sessionJSON: SessionJSONCache?) -> HTTPResponse {
         var writer = JSONWriter()
-        writer.write(events: events, revision: session.revision)
+        writer.write(events: events, revision: session.revision, session: sessionJSON?.json(for: session).bytes)
         return .json(writer.bytes, revision: session.revision)
     }
 
