@@ -111,8 +111,9 @@ export class SessionAPI {
    * The Server-Sent Events URL. EventSource cannot set headers, so this is the one place
    * the token travels in a query string (`access_token`, which the server never logs).
    */
+  /** The event stream, with the session after each revision's events (`include=session`). */
   streamURL(after) {
-    const query = new URLSearchParams({ access_token: this.token });
+    const query = new URLSearchParams({ access_token: this.token, include: 'session' });
     if (after !== undefined) query.set('after', String(after));
     return `${this.path}/events?${query}`;
   }

@@ -99,6 +99,7 @@ async function open(reference) {
     for (const event of history.events) inspector.logEvent(event);
     state.live = new LiveStream(state.api, {
       onEvent: (event) => onEvent(state, event),
+      onSession: (session) => current === state && show(session),
       onStatus: (status) => current === state && setConnection(status),
       resync: (after) => resync(state, after),
     });
@@ -119,8 +120,9 @@ function onEvent(state, event) {
     return;
   }
   inspector.logEvent(event);
+  // The session itself follows its revision's events on the stream; how a change of state
+  // is shown comes only with the event.
   if (event.type === 'state-set' && (!state.session || event.revision > state.session.revision)) device.noteTransition(event.screen, event.transition);
-  if (!state.session || event.revision > state.session.revision) refresh(state);
 }
 
 /** Before a refused stream is reopened: redraw from the server, and find where to continue. */

@@ -1,4 +1,6 @@
-// Follows a session's Server-Sent Events. A dropped stream is resumed by the browser
+// Follows a session's Server-Sent Events, which include the session itself after each
+// revision's events (and first, as it stands): the page draws from them with no read of
+// its own. A dropped stream is resumed by the browser
 // itself, which sends `Last-Event-ID` (the server's `retry:` sets the delay); a stream
 // the server refused (EventSource gives up on a non-200 answer) is reopened here, with
 // backoff, after asking the page to resynchronise.
@@ -10,13 +12,15 @@ export class LiveStream {
    * @param {import('./api.js').SessionAPI} api
    * @param {object} handlers
    *   onEvent(event): one event, in order;
+   *   onSession(session): the session as it stands after the events of its revision;
    *   onStatus('connecting' | 'live' | 'reconnecting' | 'offline');
    *   resync(lastRevision) -> Promise<revision>: called before reopening a refused stream,
    *     answers the revision to continue after; a thrown error with `stop` ends the stream.
    */
-  constructor(api, { onEvent, onStatus, resync }) {
+  constructor(api, { onEvent, onSession, onStatus, resync }) {
     this.api = api;
     this.onEvent = onEvent;
+    this.onSession = onSession;
     this.onStatus = onStatus;
     this.resync = resync;
     this.source = null;
@@ -58,6 +62,16 @@ export class LiveStream {
       if (Number.isInteger(event.revision)) this.lastRevision = Math.max(this.lastRevision, event.revision);
       this.onEvent(event);
     };
+    source.addEventListener('session', (message) => {
+      let session;
+      try {
+        session = JSON.parse(message.data);
+      } catch {
+        return;
+      }
+      if (Number.isInteger(session.revision)) this.lastRevision = Math.max(this.lastRevision, session.revision);
+      this.onSession(session);
+    });
     source.addEventListener('deleted', () => {
       this.stop();
       this.onStatus('offline');

@@ -29,6 +29,27 @@ def test_a_change_made_with_the_api_shows_within_a_second(browser, server, api):
     assert shown_revision(browser) == tree['revision']
 
 
+def session_reads(driver, session):
+    """The page's own reads of the session (`GET /v1/sessions/{id}`), from the browser's record
+    of what it fetched."""
+    return driver.execute_script(
+        'return performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname)'
+        '.filter((path) => path === arguments[0]).length', f'/v1/sessions/{session["id"]}')
+
+
+def test_the_page_draws_changes_from_the_stream_without_reading_the_session(browser, server, api):
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    reads = session_reads(browser, session)
+    assert reads >= 1, 'the page reads the session once when it opens it'
+    api.op(session, 'push', {'screen': 'detail', 'title': 'Streamed', 'params': {}})
+    api.op(session, 'set-state', {'state': 'loaded'})
+    tree = wait_until_shows(browser, api, session, revision=3)
+    assert tree['root']['path'][-1]['state'] == {'name': 'loaded', 'params': {}}
+    assert 'Streamed' in css(browser, '.is-top .nav-title').text
+    assert session_reads(browser, session) == reads, 'the page read the session again instead of taking it from the stream'
+
+
 def test_two_pages_on_one_session_agree(browser, server, api):
     session = api.create(INBOX)
     other = make_driver()
