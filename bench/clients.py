@@ -293,12 +293,16 @@ def percentile(sorted_values, p):
 
 
 def cmd_fanout(args):
-    """The time from sending one mutation to its event reaching every subscriber."""
+    """The time from sending one mutation to its event reaching every subscriber; with
+    --include-session (ours only), to the session that follows the event on each stream."""
     host, port = host_port(args.base)
     conn = http.client.HTTPConnection(host, port, timeout=10)
     sid, token = create_session(conn, args.kind)
     selector = selectors.DefaultSelector()
-    targets = [(event_path(args.kind, sid), token)] * args.subscribers
+    path = event_path(args.kind, sid) + ("?include=session" if args.include_session else "")
+    # Each change is one event, then (when included) one session message.
+    per_round = 2 if args.include_session else 1
+    targets = [(path, token)] * args.subscribers
     subscribers = open_subscribers(host, port, targets, selector, time.monotonic() + 60)
     time.sleep(0.3)
     pump(selector, 0)
@@ -313,7 +317,7 @@ def cmd_fanout(args):
         headers = {"Content-Type": "application/json"} if body is not None else {}
         if token:
             headers["Authorization"] = f"Bearer {token}"
-        waiting = {id(s): s for s in subscribers if s.messages == round_number}
+        waiting = {id(s): s for s in subscribers if s.messages == round_number * per_round}
         if len(waiting) != len(subscribers):
             fail(f"round {round_number}: {len(subscribers) - len(waiting)} subscribers out of step")
         t0 = time.monotonic()
@@ -327,7 +331,7 @@ def cmd_fanout(args):
             if time.monotonic() > deadline:
                 fail(f"round {round_number}: {len(waiting)} subscribers never saw the event")
             for sub, _, seen_at in pump(selector, 0.05):
-                if waiting.pop(id(sub), None) is not None:
+                if sub.messages >= (round_number + 1) * per_round and waiting.pop(id(sub), None) is not None:
                     latencies.append((seen_at - t0) * 1000)
         last_complete.append((time.monotonic() - t0) * 1000)
         time.sleep(args.gap)
@@ -335,6 +339,7 @@ def cmd_fanout(args):
     last_complete.sort()
     print(json.dumps({
         "subscribers": args.subscribers,
+        "include_session": args.include_session,
         "events": args.events,
         "samples": len(latencies),
         "p50_ms": round(percentile(latencies, 50), 3),
@@ -604,6 +609,7 @@ def main():
     p.add_argument("--subscribers", type=int, default=1000)
     p.add_argument("--events", type=int, default=50)
     p.add_argument("--gap", type=float, default=0.05)
+    p.add_argument("--include-session", action="store_true", help="streams that include the session (ours)")
     p.set_defaults(run=cmd_fanout)
     p = sub.add_parser("drive", help="a fixed number of requests on one connection (for profiling)")
     p.add_argument("--base", required=True)
