@@ -25,7 +25,9 @@ struct StreamedSessionTests {
             #expect(opening.event == "session" && opening.id == "1")
             #expect(JSONText.canonical(try opening.json()) == JSONText.canonical(try client.fetch(session)))
 
-            try client.post("push", to: session, json: ["screen": "message"]).expectSession(revision: 2)
+            // Line breaks in a string must not break the message's one `data:` line.
+            try client.post("push", to: session, json: ["screen": "message", "params": ["body": "one\ntwo\r\nthree"]])
+                .expectSession(revision: 2)
             let pushed = try stream.nextEvent()
             #expect(pushed.event == nil)
             #expect(try pushed.json().string("type") == "pushed")
