@@ -52,26 +52,8 @@ export class LiveStream {
       this.failures = 0;
       this.onStatus('live');
     };
-    source.onmessage = (message) => {
-      let event;
-      try {
-        event = JSON.parse(message.data);
-      } catch {
-        return;
-      }
-      if (Number.isInteger(event.revision)) this.lastRevision = Math.max(this.lastRevision, event.revision);
-      this.onEvent(event);
-    };
-    source.addEventListener('session', (message) => {
-      let session;
-      try {
-        session = JSON.parse(message.data);
-      } catch {
-        return;
-      }
-      if (Number.isInteger(session.revision)) this.lastRevision = Math.max(this.lastRevision, session.revision);
-      this.onSession(session);
-    });
+    source.onmessage = (message) => this.receive(message, this.onEvent);
+    source.addEventListener('session', (message) => this.receive(message, this.onSession));
     source.addEventListener('deleted', () => {
       this.stop();
       this.onStatus('offline');
@@ -89,6 +71,18 @@ export class LiveStream {
       this.onStatus('offline');
       this.scheduleReopen();
     };
+  }
+
+  /** Hands a message's JSON (an event, or the session) to `handler`, noting its revision. */
+  receive(message, handler) {
+    let value;
+    try {
+      value = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    if (Number.isInteger(value.revision)) this.lastRevision = Math.max(this.lastRevision, value.revision);
+    handler(value);
   }
 
   scheduleReopen() {
