@@ -17,10 +17,7 @@ public struct ScreenSpec: Hashable, Sendable {
     }
 
     public init(name: String, title: String? = nil, paramsText: JSONText) throws(PresentationError) {
-        guard !name.isEmpty else { throw .invalidScreen("the screen name is empty") }
-        guard name.utf8.count <= Self.maxNameBytes else {
-            throw .invalidScreen("the screen name is longer than \(Self.maxNameBytes) bytes")
-        }
+        if let refusal = Self.refusal(ofName: name, as: "screen") { throw .invalidScreen(refusal) }
         if let title, title.utf8.count > Self.maxTitleBytes {
             throw .invalidScreen("the title is longer than \(Self.maxTitleBytes) bytes")
         }
@@ -28,5 +25,12 @@ public struct ScreenSpec: Hashable, Sendable {
         self.name = name
         self.title = title
         self.paramsText = paramsText
+    }
+
+    /// Why `name` cannot name a screen or a state (`kind`), nil when it can: 1 to 128 bytes.
+    static func refusal(ofName name: String, as kind: String) -> String? {
+        if name.isEmpty { return "the \(kind) name is empty" }
+        if name.utf8.count > maxNameBytes { return "the \(kind) name is longer than \(maxNameBytes) bytes" }
+        return nil
     }
 }

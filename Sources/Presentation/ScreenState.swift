@@ -10,17 +10,12 @@ public struct ScreenState: Hashable, Sendable {
     /// The params as a value (decoded from `paramsText`).
     public var params: JSONValue { paramsText.value }
 
-    public static let maxNameBytes = ScreenSpec.maxNameBytes
-
     public init(name: String, params: JSONValue = .emptyObject) throws(PresentationError) {
         try self.init(name: name, paramsText: JSONText(params))
     }
 
     public init(name: String, paramsText: JSONText) throws(PresentationError) {
-        guard !name.isEmpty else { throw .invalidState("the state name is empty") }
-        guard name.utf8.count <= Self.maxNameBytes else {
-            throw .invalidState("the state name is longer than \(Self.maxNameBytes) bytes")
-        }
+        if let refusal = ScreenSpec.refusal(ofName: name, as: "state") { throw .invalidState(refusal) }
         guard paramsText.isObject else { throw .invalidState("params must be a JSON object") }
         self.name = name
         self.paramsText = paramsText

@@ -78,12 +78,7 @@ enum OperationDecoding {
         let screen = try fields.string("screen").map { raw throws(APIError) in
             try identifier(raw, at: fields.path("screen"), as: ScreenID.self)
         }
-        let transitionName = try fields.string("transition") ?? StateTransition.automatic.rawValue
-        guard let transition = StateTransition(rawValue: transitionName) else {
-            throw APIError.invalidField(
-                pointer: fields.path("transition"),
-                reason: "unknown transition \"\(transitionName)\"; one of \(StateTransition.allCases.map(\.rawValue).joined(separator: ", "))")
-        }
+        let transition = try named("transition", from: &fields, as: StateTransition.self) ?? .automatic
         return .setState(screen: screen, state: state, transition: transition)
     }
 
@@ -97,11 +92,8 @@ enum OperationDecoding {
     }
 
     private static func presentation(from fields: inout FieldReader) throws -> PresentationRequest {
-        let styleName = try fields.requiredString("style")
-        guard let style = PresentationStyle(rawValue: styleName) else {
-            throw APIError.invalidField(
-                pointer: fields.path("style"),
-                reason: "unknown style \"\(styleName)\"; one of \(PresentationStyle.allCases.map(\.rawValue).joined(separator: ", "))")
+        guard let style = try named("style", from: &fields, as: PresentationStyle.self) else {
+            throw APIError.missingField(pointer: fields.path("style"))
         }
         if style == .alert {
             guard var alertFields = try fields.object("alert") else { throw APIError.missingField(pointer: fields.path("alert")) }
@@ -134,6 +126,20 @@ enum OperationDecoding {
         }
         try fields.finish()
         return try Alert(title: title, message: message, actions: actions, fields: textFields)
+    }
+
+    /// One of an enum's names under `key`, nil when absent; another name is refused with the
+    /// ones it could be.
+    private static func named<Value: RawRepresentable<String> & CaseIterable>(
+        _ key: String, from fields: inout FieldReader, as type: Value.Type
+    ) throws -> Value? {
+        guard let name = try fields.string(key) else { return nil }
+        guard let value = Value(rawValue: name) else {
+            throw APIError.invalidField(
+                pointer: fields.path(key),
+                reason: "unknown \(key) \"\(name)\"; one of \(Value.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return value
     }
 
     static func identifier<ID: RawRepresentable<String>>(_ raw: String, at pointer: String, as type: ID.Type)
