@@ -108,10 +108,10 @@ export class SessionAPI {
   }
 
   /**
-   * The Server-Sent Events URL. EventSource cannot set headers, so this is the one place
-   * the token travels in a query string (`access_token`, which the server never logs).
+   * The Server-Sent Events URL, with the session after each revision's events
+   * (`include=session`). EventSource cannot set headers, so this is the one place the token
+   * travels in a query string (`access_token`, which the server never logs).
    */
-  /** The event stream, with the session after each revision's events (`include=session`). */
   streamURL(after) {
     const query = new URLSearchParams({ access_token: this.token, include: 'session' });
     if (after !== undefined) query.set('after', String(after));
