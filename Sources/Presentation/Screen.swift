@@ -36,7 +36,7 @@ public struct Screen: Hashable, Sendable {
         self.name = spec.name
         self.title = spec.title
         self.paramsText = spec.paramsText
-        self.extras = spec.state.map { Box(Extras(result: nil, state: $0)) }
+        self.extras = nil
     }
 
     private mutating func setExtras(_ new: Extras) {

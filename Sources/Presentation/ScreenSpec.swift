@@ -8,21 +8,15 @@ public struct ScreenSpec: Hashable, Sendable {
     public let paramsText: JSONText
     /// The params as a value (decoded from `paramsText`).
     public var params: JSONValue { paramsText.value }
-    /// The state the screen starts in (`Operation.setState` changes it later); nil for none.
-    public let state: ScreenState?
 
     public static let maxNameBytes = 128
     public static let maxTitleBytes = 512
 
-    public init(name: String, title: String? = nil, params: JSONValue = .emptyObject, state: ScreenState? = nil)
-        throws(PresentationError)
-    {
-        try self.init(name: name, title: title, paramsText: JSONText(params), state: state)
+    public init(name: String, title: String? = nil, params: JSONValue = .emptyObject) throws(PresentationError) {
+        try self.init(name: name, title: title, paramsText: JSONText(params))
     }
 
-    public init(name: String, title: String? = nil, paramsText: JSONText, state: ScreenState? = nil)
-        throws(PresentationError)
-    {
+    public init(name: String, title: String? = nil, paramsText: JSONText) throws(PresentationError) {
         if let refusal = Self.refusal(ofName: name, as: "screen") { throw .invalidScreen(refusal) }
         if let title, title.utf8.count > Self.maxTitleBytes {
             throw .invalidScreen("the title is longer than \(Self.maxTitleBytes) bytes")
@@ -31,7 +25,6 @@ public struct ScreenSpec: Hashable, Sendable {
         self.name = name
         self.title = title
         self.paramsText = paramsText
-        self.state = state
     }
 
     /// Why `name` cannot name a screen or a state (`kind`), nil when it can: 1 to 128 bytes.

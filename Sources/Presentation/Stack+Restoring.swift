@@ -12,11 +12,12 @@ extension Stack {
 }
 
 extension Screen {
-    /// A screen read back from storage or an import, showing the spec's state, with the last
-    /// result handed to it.
-    public init(restoring id: ScreenID, spec: ScreenSpec, result: DeliveredResult?) {
+    /// A screen read back from storage or an import, with the last result handed to it and
+    /// the state it shows.
+    public init(restoring id: ScreenID, spec: ScreenSpec, result: DeliveredResult?, state: ScreenState? = nil) {
         self.init(id: id, spec: spec)
         self.result = result
+        self.state = state
     }
 }
 

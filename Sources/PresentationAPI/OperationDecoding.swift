@@ -63,13 +63,13 @@ enum OperationDecoding {
         }
     }
 
-    /// `{"screen": name, "params"?: {...}, "title"?: string, "state"?: {"name", "params"?}}`.
+    /// `{"screen": name, "params"?: {...}, "title"?: string}`.
     static func screen(from fields: inout FieldReader) throws -> ScreenSpec {
         let name = try fields.requiredString("screen")
         let title = try fields.string("title")
         let params = fields.value("params") ?? .emptyObject
         guard params.isObject else { throw APIError.invalidField(pointer: fields.path("params"), reason: "must be a JSON object") }
-        return try ScreenSpec(name: name, title: title, params: params, state: try stateObject("state", from: &fields))
+        return try ScreenSpec(name: name, title: title, params: params)
     }
 
     /// `{"state": name, "params"?: {...}, "screen"?: id, "transition"?: name}`.
@@ -82,17 +82,8 @@ enum OperationDecoding {
         return .setState(screen: screen, state: state, transition: transition)
     }
 
-    /// `"<key>": {"name", "params"?}`, a screen's state in a screen request, a document's tree
-    /// or a `state-set` event; nil when absent.
-    static func stateObject(_ key: String, from fields: inout FieldReader) throws -> ScreenState? {
-        guard var stateFields = try fields.object(key) else { return nil }
-        let state = try screenState(named: "name", from: &stateFields)
-        try stateFields.finish()
-        return state
-    }
-
-    /// A state's name (under `key`) and its `"params"?: {...}`: a set-state request's, or those
-    /// of a state object (`stateObject`).
+    /// A state's name (under `key`) and its `"params"?: {...}`: a set-state request's, or a
+    /// screen's `state` in an exported document.
     static func screenState(named key: String, from fields: inout FieldReader) throws -> ScreenState {
         let name = try fields.requiredString(key)
         let params = fields.value("params") ?? .emptyObject

@@ -70,8 +70,17 @@ extension SessionDocument {
             try resultFields.finish()
             result = DeliveredResult(source: source, value: value, revision: revision)
         }
+        var state: ScreenState?
+        if var stateFields = try fields.object("state") { state = try self.state(&stateFields) }
         try fields.finish()
-        return Screen(restoring: id, spec: spec, result: result)
+        return Screen(restoring: id, spec: spec, result: result, state: state)
+    }
+
+    /// A screen's state, `{"name", "params"?}`, in the tree or in a `state-set` event.
+    private static func state(_ fields: inout FieldReader) throws -> ScreenState {
+        let state = try OperationDecoding.screenState(named: "name", from: &fields)
+        try fields.finish()
+        return state
     }
 
     private static func presentation(_ fields: inout FieldReader, depth: Int) throws -> Presentation {
@@ -131,10 +140,10 @@ extension SessionDocument {
         case "root-set":
             kind = .rootSet(screen: try identifier("screen", &fields), stack: try identifier("stack", &fields))
         case "state-set":
-            guard let state = try OperationDecoding.stateObject("state", from: &fields) else {
-                throw APIError.missingField(pointer: fields.path("state"))
-            }
-            kind = .stateSet(screen: try identifier("screen", &fields), state: state, transition: try named("transition", &fields))
+            guard var stateFields = try fields.object("state") else { throw APIError.missingField(pointer: fields.path("state")) }
+            kind = .stateSet(
+                screen: try identifier("screen", &fields), state: try state(&stateFields),
+                transition: try named("transition", &fields))
         default:
             throw APIError.invalidField(pointer: fields.path("type"), reason: "unknown event type \"\(type)\"")
         }

@@ -78,8 +78,7 @@ public enum StepSequenceCheck {
         }
         guard session.updatedAt == now else { throw Violation("\(steps) left updatedAt at \(session.updatedAt)") }
         // A screen's state changes only by set-state: each screen in the tree shows the last
-        // state the change's events set on it, or else what it showed before (none when new:
-        // the script opens screens without one).
+        // state the change's events set on it, or else what it showed before (none when new).
         var set: [ScreenID: ScreenState] = [:]
         for event in change.events {
             if case .stateSet(let screen, let state, _) = event.kind { set[screen] = state }

@@ -72,16 +72,14 @@ extension ByteReader {
         let name = try string()
         let title = try optional()
         let params = try paramsText()
+        let spec = try domain { () throws(PresentationError) in try ScreenSpec(name: name, title: title, paramsText: params) }
         var result: DeliveredResult?
         if try bool() {
             result = DeliveredResult(source: try source(), value: try json(depth: 0), revision: try integer())
         }
         var state: ScreenState?
         if format >= SessionCodec.screenStates, try bool() { state = try screenState() }
-        let spec = try domain { () throws(PresentationError) in
-            try ScreenSpec(name: name, title: title, paramsText: params, state: state)
-        }
-        return Screen(restoring: id, spec: spec, result: result)
+        return Screen(restoring: id, spec: spec, result: result, state: state)
     }
 
     mutating func presentation(depth: Int) throws(ByteDecodingError) -> Presentation {

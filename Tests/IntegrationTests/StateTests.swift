@@ -63,51 +63,6 @@ struct StateTests {
         }
     }
 
-    @Test("A screen request may name the state the screen starts in: creation, push, present, batch")
-    func openedInState() throws {
-        try withServer { server in
-            let client = try server.connect()
-            let session = try client.createSession(root: ["screen": "inbox", "state": ["name": "loading"]])
-            #expect(
-                JSONText.canonical(session.json.object("root")?.objects("path").first?["state"])
-                    == JSONText.canonical(["name": "loading", "params": [:]]))
-            let pushed = try client.post(
-                "push", to: session, json: ["screen": "order", "state": ["name": "loading", "params": ["id": 7]]]
-            ).expectSession(revision: 2)
-            #expect(
-                JSONText.canonical(pushed.object("root")?.objects("path").last?["state"])
-                    == JSONText.canonical(["name": "loading", "params": ["id": 7]]))
-            #expect(try client.events(of: session, after: 1).map { $0.string("type") } == ["pushed"])
-            let presented = try client.post(
-                "present", to: session, json: ["style": "sheet", "screen": "pay", "state": ["name": "idle"]]
-            ).expectSession(revision: 3)
-            let sheetTop = presented.object("root")?.object("presentation")?.object("stack")?.objects("path").first
-            #expect(sheetTop?.object("state")?.string("name") == "idle")
-            let batched = try client.post(
-                "batch", to: session, json: ["operations": [["op": "push", "screen": "card", "state": ["name": "editing"]]]]
-            ).expectSession(revision: 4)
-            let batchedTop = batched.object("root")?.object("presentation")?.object("stack")?.objects("path").last
-            #expect(batchedTop?.object("state")?.string("name") == "editing")
-        }
-    }
-
-    @Test(
-        "A screen request's state is checked like a set-state's, and a refused one changes nothing",
-        arguments: [
-            (#"{"screen": "a", "state": {"name": ""}}"#, "invalid_state", nil as String?),
-            (#"{"screen": "a", "state": {"params": {}}}"#, "missing_field", "/state/name"),
-            (#"{"screen": "a", "state": "loading"}"#, "invalid_field", "/state"),
-            (#"{"screen": "a", "state": {"name": "x", "params": 1}}"#, "invalid_field", "/state/params"),
-            (#"{"screen": "a", "state": {"name": "x", "transition": "none"}}"#, "unknown_field", "/state/transition"),
-        ])
-    func screenRequestStateRefused(body: String, code: String, pointer: String?) throws {
-        try withServer { server in
-            let client = try server.connect()
-            let session = try client.createSession()
-            try client.expectRefused("push", body: body, of: session, at: 1, status: 422, code: code, pointer: pointer)
-        }
-    }
-
     @Test(
         "A refused set-state answers its problem and changes nothing",
         arguments: [

@@ -70,24 +70,6 @@ struct ScreenStateTests {
         #expect(session.screen(screenID("s5"))?.state == nil)
     }
 
-    @Test("A screen opened with a state starts in it, with no event but the one that opened it")
-    func openedInState() throws {
-        var session = Fixture.session()
-        let loading = Self.state("loading", object(("order", .number("7"))))
-        let pushed = try session.run(.push(try ScreenSpec(name: "order", state: loading)))  // s3
-        #expect(pushed.events.map(\.kind) == [.pushed(screen: screenID("s3"), stack: stackID("k1"))])
-        #expect(session.screen(screenID("s3"))?.state == loading)
-        try session.run(.replace(try ScreenSpec(name: "receipt", state: Self.state("done"))))  // s4
-        #expect(session.screen(screenID("s4"))?.state == Self.state("done"))
-        let request = try PresentationRequest(
-            style: .sheet, content: .screen(try ScreenSpec(name: "pay", state: Self.state("idle")), navigation: true))
-        try session.run(.present(request))  // p5 k6 s7
-        #expect(session.screen(screenID("s7"))?.state == Self.state("idle"))
-        try session.run(.setRoot(try ScreenSpec(name: "home", state: Self.state("signed-out"))))
-        #expect(session.root.path.map(\.state) == [Self.state("signed-out")])
-        expectValidTree(session)
-    }
-
     @Test("A screen that is not in the tree is refused and nothing changes")
     func unknownScreen() throws {
         var session = Fixture.session()
