@@ -87,7 +87,8 @@ STATE_CODES = {
     "invalid_document",  # an import whose parts contradict each other
 }
 # JSON Schema's maxLength counts characters; the server's limits count UTF-8 bytes.
-BYTE_LIMITS = {"screen": 128, "title": 512}
+# Screen and state names (set-state's `state`, a document's state `name`) and titles.
+BYTE_LIMITS = {"screen": 128, "title": 512, "state": 128, "name": 128}
 
 
 def _member_at(body, pointer):
@@ -105,7 +106,7 @@ def _member_at(body, pointer):
 
 
 def _exceeds_byte_limit(value):
-    """True when a screen name or title in `value` is within maxLength characters but over the byte limit."""
+    """True when a screen or state name or a title in `value` is within maxLength characters but over the byte limit."""
     if isinstance(value, dict):
         for key, member in value.items():
             limit = BYTE_LIMITS.get(key)
@@ -135,8 +136,8 @@ def _excused(failure, case, response):
     if failure.code == "ST202":  # a schema-valid request was refused
         if code in STATE_CODES:
             return code
-        if code == "invalid_screen" and _exceeds_byte_limit(case.body):
-            return "invalid_screen (bytes over the limit, characters within maxLength)"
+        if code in ("invalid_screen", "invalid_state") and _exceeds_byte_limit(case.body):
+            return f"{code} (bytes over the limit, characters within maxLength)"
         # Integers are spelled without fraction or exponent (docs/api.md); JSON Schema's
         # `integer` also admits 564.0, which hypothesis sends.
         member = _member_at(case.body, problem.get("pointer", "")) if code == "invalid_field" else None
