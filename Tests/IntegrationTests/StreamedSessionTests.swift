@@ -1,4 +1,5 @@
 import Foundation
+import Presentation
 import Testing
 
 /// `?include=session` on the events route: the session itself after each revision's events,
@@ -62,6 +63,28 @@ struct StreamedSessionTests {
             #expect(try resumed[0].json().int("revision") == 3)
             #expect(resumed[1].event == "session" && resumed[1].id == "3")
             #expect(JSONText.canonical(try resumed[1].json()) == JSONText.canonical(try client.fetch(session)))
+        }
+    }
+
+    @Test("A stream that falls behind the kept history says reset; one that includes the session sends it next")
+    func resetThenSession() throws {
+        // Two events kept: a batch of three in one revision leaves the stream behind.
+        try withServer(limits: Limits(eventsKept: 2)) { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let plain = try Self.stream(server, session, query: "")
+            let including = try Self.stream(server, session, query: "?include=session")
+            #expect(try including.nextEvent().event == "session")
+            try client.post(
+                "batch", to: session,
+                json: ["operations": [["op": "push", "screen": "a"], ["op": "push", "screen": "b"], ["op": "push", "screen": "c"]]]
+            ).expectSession(revision: 2)
+            let reset = try plain.nextEvent()
+            #expect(reset.event == "reset")
+            #expect(try reset.json().int("revision") == 2)
+            let behind = try including.nextEvents(2)
+            #expect(behind.map(\.event) == ["reset", "session"])
+            #expect(JSONText.canonical(try behind[1].json()) == JSONText.canonical(try client.fetch(session)))
         }
     }
 
