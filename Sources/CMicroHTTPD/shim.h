@@ -6,8 +6,8 @@
 #include <sys/socket.h>
 #include <microhttpd.h>
 
-// Swift cannot call C variadic functions. These wrappers give the two variadic entry
-// points we use a fixed signature; they hold no logic of their own.
+// Swift cannot call C variadic functions. These wrappers give the variadic entry points
+// we use a fixed signature; they hold no logic of their own.
 
 /// MHD_start_daemon with the accept policy, the access handler, the completion callback (all
 /// getting `context`) and every other option passed as an MHD_OPTION_ARRAY. The array goes
@@ -30,6 +30,15 @@ static inline uint16_t
 CMicroHTTPD_bound_port(struct MHD_Daemon *daemon) {
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
     return info == NULL ? 0 : info->port;
+}
+
+/// MHD_get_connection_info(MHD_CONNECTION_INFO_CLIENT_ADDRESS): the peer's address, owned
+/// by the connection and valid while it lives; NULL when libmicrohttpd has none.
+static inline const struct sockaddr *
+CMicroHTTPD_client_address(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    return info == NULL ? NULL : info->client_addr;
 }
 
 #endif

@@ -7,19 +7,23 @@ public struct HTTPRequest: Sendable {
     public var query: [(name: String, value: String?)]
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// Where the connection came from; nil only for a request made without one (tests).
+    public var clientAddress: ClientAddress?
 
     public init(
         method: HTTPMethod,
         path: String,
         query: [(name: String, value: String?)] = [],
         headers: HTTPHeaders = HTTPHeaders(),
-        body: [UInt8] = []
+        body: [UInt8] = [],
+        clientAddress: ClientAddress? = nil
     ) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
         self.body = body
+        self.clientAddress = clientAddress
     }
 
     /// The first value of the query argument `name`.

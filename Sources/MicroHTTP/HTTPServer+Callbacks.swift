@@ -104,7 +104,8 @@ func handleAccess(
         path: request.path,
         query: values(of: connection, kind: .GET_ARGUMENT_KIND),
         headers: headers(of: connection),
-        body: request.body)
+        body: request.body,
+        clientAddress: CMicroHTTPD_client_address(connection).flatMap(ClientAddress.init))
     request.body = []
     switch daemon.handler.respond(to: httpRequest) {
     case .now(let response):

@@ -1,0 +1,84 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The address a request's connection came from, copied out of libmicrohttpd when the
+/// request is handed on, so it outlives the connection.
+///
+/// Kept as the 16 bytes of an IPv6 address, IPv4 as IPv4-mapped (`::ffff:a.b.c.d`): one
+/// fixed-size value, hashable, whichever family the connection used.
+public struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
+    /// The address's first and last 8 bytes, in network order read as big-endian numbers.
+    private let high: UInt64
+    private let low: UInt64
+
+    private static let mappedPrefix: UInt64 = 0x0000_FFFF
+
+    /// True for an IPv4 address (IPv4-mapped IPv6 included, as dual-stack sockets report them).
+    public var isIPv4: Bool { high == 0 && low >> 32 == Self.mappedPrefix }
+
+    /// Whom a per-address limit counts: an IPv4 address as it is, an IPv6 address by its
+    /// /64, since one subscriber is usually given a whole /64 and may use any of it.
+    public var limitKey: ClientAddress {
+        isIPv4 ? self : ClientAddress(high: high, low: 0)
+    }
+
+    private init(high: UInt64, low: UInt64) {
+        self.high = high
+        self.low = low
+    }
+
+    /// A numeric IPv4 (`203.0.113.7`) or IPv6 (`2001:db8::1`) address; nil for anything else.
+    public init?(_ text: String) {
+        var v4 = in_addr()
+        if inet_pton(AF_INET, text, &v4) == 1 {
+            self.init(ipv4: v4)
+            return
+        }
+        var v6 = in6_addr()
+        guard inet_pton(AF_INET6, text, &v6) == 1 else { return nil }
+        self.init(ipv6: v6)
+    }
+
+    /// The address of a socket address from the C library; nil for a family other than IPv4 or IPv6.
+    /// The pointer is read during the call only.
+    init?(_ address: UnsafePointer<sockaddr>) {
+        switch Int32(address.pointee.sa_family) {
+        case AF_INET:
+            let v4 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in.self)
+            self.init(ipv4: v4.sin_addr)
+        case AF_INET6:
+            let v6 = UnsafeRawPointer(address).loadUnaligned(as: sockaddr_in6.self)
+            self.init(ipv6: v6.sin6_addr)
+        default:
+            return nil
+        }
+    }
+
+    private init(ipv4: in_addr) {
+        self.init(high: 0, low: Self.mappedPrefix << 32 | UInt64(UInt32(bigEndian: ipv4.s_addr)))
+    }
+
+    private init(ipv6: in6_addr) {
+        let (high, low) = withUnsafeBytes(of: ipv6) {
+            (UInt64(bigEndian: $0.loadUnaligned(as: UInt64.self)), UInt64(bigEndian: $0.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+        }
+        self.init(high: high, low: low)
+    }
+
+    /// The address as people write it: dotted for IPv4, RFC 5952 for IPv6.
+    public var description: String {
+        if isIPv4 {
+            let v4 = UInt32(truncatingIfNeeded: low)
+            return "\(v4 >> 24).\(v4 >> 16 & 0xFF).\(v4 >> 8 & 0xFF).\(v4 & 0xFF)"
+        }
+        var v6 = in6_addr()
+        withUnsafeMutableBytes(of: &v6) {
+            $0.storeBytes(of: high.bigEndian, toByteOffset: 0, as: UInt64.self)
+            $0.storeBytes(of: low.bigEndian, toByteOffset: 8, as: UInt64.self)
+        }
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
+        guard inet_ntop(AF_INET6, &v6, &text, socklen_t(text.count)) != nil else { return "?" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
