@@ -14,6 +14,9 @@ public struct APIConfiguration: Sendable {
     public var adminToken: SessionTokenDigest?
     /// Other origins whose pages may call the API; off by default.
     public var cors: CORSPolicy
+    /// Sessions one client address may create or import a minute (`CreationRateLimit`);
+    /// nil for no limit, the default, since behind a proxy every client has its address.
+    public var creationsPerMinutePerAddress: Int?
 
     public init(
         maxWaitSeconds: Int = 60,
@@ -21,7 +24,8 @@ public struct APIConfiguration: Sendable {
         maxJSONDepth: Int = 32,
         creationKeysKept: Int = 10_000,
         adminToken: SessionTokenDigest? = nil,
-        cors: CORSPolicy = CORSPolicy()
+        cors: CORSPolicy = CORSPolicy(),
+        creationsPerMinutePerAddress: Int? = nil
     ) {
         self.adminToken = adminToken
         self.cors = cors
@@ -29,5 +33,6 @@ public struct APIConfiguration: Sendable {
         self.heartbeatSeconds = heartbeatSeconds
         self.maxJSONDepth = maxJSONDepth
         self.creationKeysKept = creationKeysKept
+        self.creationsPerMinutePerAddress = creationsPerMinutePerAddress
     }
 }

@@ -17,7 +17,7 @@ extension PresentationAPI {
         let key = try idempotencyKey(request)
         let store = store
         let fingerprint = Fingerprint.of(route: "create", body: request.body)
-        return answerCreation(key: key, fingerprint: fingerprint, timeToLive: timeToLive) { done in
+        return answerCreation(key: key, fingerprint: fingerprint, timeToLive: timeToLive, from: request) { done in
             store.create(root: root, timeToLive: timeToLive, now: self.now(), completion: done)
         }
     }
@@ -25,12 +25,18 @@ extension PresentationAPI {
     /// Answers a creation (or an import, `key` nil): `create` starts it and calls back with
     /// the new session, which is answered with 201, its JSON, its token and its `Location`.
     /// With an idempotency key, the first answer is recorded and replayed (`creations`).
+    /// Each creation made, not replayed, counts against the client's rate (`creationRate`).
     func answerCreation(
-        key: String?, fingerprint: [UInt8], timeToLive: Int?,
+        key: String?, fingerprint: [UInt8], timeToLive: Int?, from request: HTTPRequest,
         _ create: @escaping @Sendable (@escaping @Sendable (Result<NewSession, PresentationError>) -> Void) -> Void
     ) -> HTTPReply {
         let limits = store.limits
+        let rate = creationRate.flatMap { limit in request.clientAddress.map { (limit, $0) } }
+        let now = now
         let make = { @Sendable (done: @escaping @Sendable (ReplyCache.Made) -> Void) in
+            if let (limit, client) = rate, let wait = limit.take(for: client, at: now().timeIntervalSinceReferenceDate) {
+                return done(.failure(APIError.creationRateLimited(perMinute: limit.perMinute, retryAfter: wait)))
+            }
             create { result in
                 done(
                     result.mapError { $0 as any Error }.map { created in

@@ -18,7 +18,7 @@ extension PresentationAPI {
         var fields = try bodyFields(of: request, allowEmpty: false)
         let (snapshot, timeToLive) = try SessionDocument.read(&fields)
         let store = store
-        return answerCreation(key: nil, fingerprint: [], timeToLive: timeToLive) { done in
+        return answerCreation(key: nil, fingerprint: [], timeToLive: timeToLive, from: request) { done in
             store.importSession(snapshot, timeToLive: timeToLive, now: self.now(), completion: done)
         }
     }

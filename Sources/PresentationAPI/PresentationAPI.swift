@@ -15,6 +15,8 @@ public final class PresentationAPI: HTTPHandler {
     let parser: JSONParser
     let heartbeat: Heartbeat
     let creations: ReplyCache
+    /// Nil unless `creationsPerMinutePerAddress` is set.
+    let creationRate: CreationRateLimit?
     /// Each session's JSON by revision: a read of an unchanged session is a copy (docs/performance.md).
     let sessionJSON = SessionJSONCache(capacity: 8192)
     /// Event stream messages by revision, written once for all of a session's subscribers.
@@ -36,6 +38,9 @@ public final class PresentationAPI: HTTPHandler {
         parser = JSONParser(maxDepth: configuration.maxJSONDepth)
         heartbeat = Heartbeat(interval: configuration.heartbeatSeconds)
         creations = ReplyCache(capacity: configuration.creationKeysKept)
+        creationRate = configuration.creationsPerMinutePerAddress.map {
+            CreationRateLimit(perMinute: $0, now: now().timeIntervalSinceReferenceDate)
+        }
     }
 
     /// Open event streams, for metrics and tests.

@@ -77,6 +77,12 @@ struct ProblemDetails: Sendable {
             self.init(
                 status: .contentTooLarge, code: "body_too_large", detail: "request bodies are limited to \(limit) bytes",
                 extensions: [("limit", .number(String(limit)))])
+        case .creationRateLimited(let perMinute, let retryAfter):
+            self.init(
+                status: .tooManyRequests, code: "rate_limited",
+                detail: "this address may create \(perMinute) sessions a minute; retry in \(retryAfter) s",
+                extensions: [("limit", .number(String(perMinute)))])
+            headers.set("Retry-After", String(retryAfter))
         case .shuttingDown:
             self.init(status: .serviceUnavailable, code: "shutting_down", detail: "the server is stopping; retry")
             headers.set("Retry-After", "1")

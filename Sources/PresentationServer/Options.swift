@@ -61,6 +61,13 @@ struct Options {
         Setting(flag: "--max-connections-per-ip", environment: "MAX_CONNECTIONS_PER_IP", help: "connections from one address, 0 for no limit (default 0)") {
             $0.server.perAddressConnectionLimit = try integer($1, "--max-connections-per-ip", 0...1_000_000)
         },
+        Setting(
+            flag: "--create-rate-per-ip", environment: "CREATE_RATE_PER_IP",
+            help: "sessions one address (an IPv6 /64) may create a minute, 0 for no limit (default 0)"
+        ) {
+            let perMinute = try integer($1, "--create-rate-per-ip", 0...1_000_000)
+            $0.api.creationsPerMinutePerAddress = perMinute == 0 ? nil : perMinute
+        },
         Setting(flag: "--max-sessions", environment: "MAX_SESSIONS", help: "live sessions (default 100000)") {
             $0.limits.maxSessions = try integer($1, "--max-sessions", 1...100_000_000)
         },

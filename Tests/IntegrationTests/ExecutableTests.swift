@@ -124,6 +124,27 @@ struct ExecutableTests {
         }
     }
 
+    @Test("CREATE_RATE_PER_IP limits the sessions each client address creates, as the binary sees addresses")
+    func creationRatePerAddress() throws {
+        let refused = try ServerProcess.run(["--create-rate-per-ip", "-1"])
+        #expect(refused.status == 2 && refused.errors.contains("--create-rate-per-ip -1"))
+        let server = try ServerProcess.start(
+            arguments: ["--port", "0", "--storage", "memory"], environment: ["CREATE_RATE_PER_IP": "2"], accessLog: false)
+        defer { _ = try? server.terminate() }
+        let base = "http://127.0.0.1:\(try server.port())/v1/sessions"
+        /// Status and Retry-After of one creation from `source`.
+        func create(from source: String) throws -> String {
+            try Curl.run([
+                "-s", "-o", "/dev/null", "-w", "%{http_code} %header{retry-after}", "--interface", source, base,
+                "-H", "Content-Type: application/json", "-d", #"{"root": {"screen": "inbox"}}"#,
+            ])
+        }
+        #expect(try create(from: "127.0.0.1") == "201 ")
+        #expect(try create(from: "127.0.0.1") == "201 ")
+        #expect(try create(from: "127.0.0.1") == "429 30")
+        #expect(try create(from: "127.0.0.2") == "201 ")
+    }
+
     @Test("SIGTERM releases a waiting long poll and still exits 0")
     func shutdownReleasesWaiters() throws {
         let server = try ServerProcess.start(arguments: ["--port", "0"])
