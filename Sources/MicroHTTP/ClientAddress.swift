@@ -68,17 +68,37 @@ public struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// The address as people write it: dotted for IPv4, RFC 5952 for IPv6.
     public var description: String {
-        if isIPv4 {
-            let v4 = UInt32(truncatingIfNeeded: low)
-            return "\(v4 >> 24).\(v4 >> 16 & 0xFF).\(v4 >> 8 & 0xFF).\(v4 & 0xFF)"
+        String(unsafeUninitializedCapacity: Self.textCapacity) { writeText(into: $0) }
+    }
+
+    /// The longest text `writeText(into:)` writes (INET6_ADDRSTRLEN, its NUL included).
+    public static let textCapacity = 46
+
+    /// Writes the address as people write it (ASCII) at the start of `buffer`, which holds at
+    /// least `textCapacity` bytes, and returns how many it wrote. Not generic and allocating
+    /// nothing: every access log line writes one.
+    public func writeText(into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        precondition(buffer.count >= Self.textCapacity)
+        guard isIPv4 else {
+            var v6 = in6_addr()
+            withUnsafeMutableBytes(of: &v6) {
+                $0.storeBytes(of: high.bigEndian, toByteOffset: 0, as: UInt64.self)
+                $0.storeBytes(of: low.bigEndian, toByteOffset: 8, as: UInt64.self)
+            }
+            return buffer.withMemoryRebound(to: CChar.self) { text in
+                inet_ntop(AF_INET6, &v6, text.baseAddress, socklen_t(text.count)) == nil ? 0 : strlen(text.baseAddress!)
+            }
         }
-        var v6 = in6_addr()
-        withUnsafeMutableBytes(of: &v6) {
-            $0.storeBytes(of: high.bigEndian, toByteOffset: 0, as: UInt64.self)
-            $0.storeBytes(of: low.bigEndian, toByteOffset: 8, as: UInt64.self)
+        // By hand: glibc's inet_ntop formats IPv4 with sprintf.
+        var count = 0
+        for shift in stride(from: 24, through: 0, by: -8) {
+            let part = Int(low >> UInt64(shift) & 0xFF)
+            if part >= 100 { buffer[count] = UInt8(ascii: "0") + UInt8(part / 100); count += 1 }
+            if part >= 10 { buffer[count] = UInt8(ascii: "0") + UInt8(part / 10 % 10); count += 1 }
+            buffer[count] = UInt8(ascii: "0") + UInt8(part % 10)
+            count += 1
+            if shift > 0 { buffer[count] = UInt8(ascii: "."); count += 1 }
         }
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN))
-        guard inet_ntop(AF_INET6, &v6, &text, socklen_t(text.count)) != nil else { return "?" }
-        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return count
     }
 }

@@ -91,6 +91,8 @@ final class DaemonContext: Sendable {
 final class RequestContext {
     let method: HTTPMethod
     let path: String
+    /// Read once, when the headers arrive: for the handler and for the access log.
+    let clientAddress: ClientAddress?
     let started = ContinuousClock.now
     // Unchecked: only libmicrohttpd's thread of the connection touches these, one callback at a
     // time and never through overlapping inout accesses, and the runtime's check of each
@@ -100,8 +102,9 @@ final class RequestContext {
     @exclusivity(unchecked) var deferred: HTTPDeferredResponse?
     @exclusivity(unchecked) var parkedKey: ObjectIdentifier?
 
-    init(method: HTTPMethod, path: String) {
+    init(method: HTTPMethod, path: String, clientAddress: ClientAddress?) {
         self.method = method
         self.path = path
+        self.clientAddress = clientAddress
     }
 }

@@ -7,4 +7,6 @@ public struct HTTPAccessRecord: Sendable {
     public var route: String?
     /// From the moment the headers arrived to the moment the response was queued.
     public var duration: Duration
+    /// Where the connection came from.
+    public var clientAddress: ClientAddress?
 }

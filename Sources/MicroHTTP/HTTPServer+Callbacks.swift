@@ -1,8 +1,9 @@
 import CMicroHTTPD
 import Foundation
 
-// The @convention(c) functions libmicrohttpd calls, and with HTTPServer.swift and
-// HTTPPreparedResponse.swift the only places that touch its C API. Ownership at this boundary:
+// The @convention(c) functions libmicrohttpd calls, and with HTTPServer.swift,
+// HTTPServer+RequestReading.swift and HTTPPreparedResponse.swift the only places that touch
+// its C API. Ownership at this boundary:
 // - the DaemonContext (`cls`) is retained by HTTPServer.start and released by stop;
 // - a RequestContext is retained into `*req_cls` on the first access call and released
 //   by handleCompleted;
@@ -60,7 +61,9 @@ func handleAccess(
     let daemon = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
 
     guard let existing = requestSlot.pointee else {
-        let request = RequestContext(method: requestMethod(method), path: url.map { String(cString: $0) } ?? "/")
+        let request = RequestContext(
+            method: requestMethod(method), path: url.map { String(cString: $0) } ?? "/",
+            clientAddress: CMicroHTTPD_client_address(connection).flatMap(ClientAddress.init))
         daemon.requestStarted()
         // Released by handleCompleted.
         requestSlot.pointee = Unmanaged.passRetained(request).toOpaque()
@@ -105,7 +108,7 @@ func handleAccess(
         query: values(of: connection, kind: .GET_ARGUMENT_KIND),
         headers: headers(of: connection),
         body: request.body,
-        clientAddress: CMicroHTTPD_client_address(connection).flatMap(ClientAddress.init))
+        clientAddress: request.clientAddress)
     request.body = []
     switch daemon.handler.respond(to: httpRequest) {
     case .now(let response):
@@ -116,18 +119,6 @@ func handleAccess(
         guard let response = deferred.responseOrPark(on: ConnectionHandle(raw: connection)) else { return .YES }
         return queue(response, for: request, on: connection, daemon: daemon)
     }
-}
-
-/// The request's method: a common one as its constant, with no string built for it (every
-/// request has one), any other as the client spelled it.
-private func requestMethod(_ name: UnsafePointer<CChar>?) -> HTTPMethod {
-    guard let name else { return HTTPMethod(rawValue: "") }
-    if strcmp(name, "GET") == 0 { return .get }
-    if strcmp(name, "POST") == 0 { return .post }
-    if strcmp(name, "DELETE") == 0 { return .delete }
-    if strcmp(name, "HEAD") == 0 { return .head }
-    if strcmp(name, "OPTIONS") == 0 { return .options }
-    return HTTPMethod(rawValue: String(cString: name))
 }
 
 /// MHD_RequestCompletedCallback: the request is over (answered, failed or abandoned).
@@ -245,7 +236,7 @@ private func queue(
     daemon.accessLog?(
         HTTPAccessRecord(
             method: request.method, path: request.path, status: response.status, route: response.route,
-            duration: ContinuousClock.now - request.started))
+            duration: ContinuousClock.now - request.started, clientAddress: request.clientAddress))
     return result
 }
 
@@ -317,89 +308,4 @@ func releaseRun(_ cls: UnsafeMutableRawPointer?) {
 
 private func add(_ headers: HTTPHeaders, to response: OpaquePointer) {
     headers.withEachCString { name, value in _ = MHD_add_response_header(response, name, value) }
-}
-
-/// The Content-Length the client announced, if any: its digits read from the C string in
-/// place (every request asks, and a `String` of them cost an allocation-sized detour).
-private func contentLength(of connection: OpaquePointer) -> Int? {
-    guard let value = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else { return nil }
-    var length = 0
-    var index = 0
-    while case let byte = UInt8(bitPattern: value[index]), byte != 0 {
-        // Not a number: libmicrohttpd answers 400 itself. More than 18 digits: more than any
-        // body we take, refused as too large without counting further.
-        guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-        guard index < 18 else { return .max }
-        length = length * 10 + Int(byte - UInt8(ascii: "0"))
-        index += 1
-    }
-    return index == 0 ? nil : length
-}
-
-/// Every header or query argument of the request, in order (MHD_get_connection_values).
-private func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: String, value: String?)] {
-    var collected: [(name: String, value: String?)] = []
-    withUnsafeMutablePointer(to: &collected) { pointer in
-        _ = MHD_get_connection_values(connection, kind, collectValue, pointer)
-    }
-    return collected
-}
-
-/// Every header of the request, in order; a header without a value has an empty one.
-private func headers(of connection: OpaquePointer) -> HTTPHeaders {
-    // The C strings are libmicrohttpd's, valid until the request ends: their addresses are
-    // gathered on the stack first, then copied into one block sized for them (HTTPHeaders).
-    withUnsafeTemporaryAllocation(of: HTTPHeaders.CStringField.self, capacity: CollectedHeaders.onStack) { buffer in
-        var collected = CollectedHeaders(buffer: buffer)
-        withUnsafeMutablePointer(to: &collected) { pointer in
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
-        }
-        let gathered = UnsafeBufferPointer(rebasing: buffer[..<collected.count])
-        guard !collected.overflow.isEmpty else { return HTTPHeaders(cStrings: gathered) }
-        return (Array(gathered) + collected.overflow).withUnsafeBufferPointer { HTTPHeaders(cStrings: $0) }
-    }
-}
-
-/// What `headers(of:)` gathers: the fields' addresses, on the stack for a request's usual
-/// few, in an array past those.
-private struct CollectedHeaders {
-    static let onStack = 32
-    let buffer: UnsafeMutableBufferPointer<HTTPHeaders.CStringField>
-    var count = 0
-    var overflow: [HTTPHeaders.CStringField] = []
-
-    init(buffer: UnsafeMutableBufferPointer<HTTPHeaders.CStringField>) {
-        self.buffer = buffer
-    }
-
-    mutating func append(_ field: HTTPHeaders.CStringField) {
-        guard count < buffer.count else { return overflow.append(field) }
-        buffer.initializeElement(at: count, to: field)
-        count += 1
-    }
-}
-
-/// MHD_KeyValueIterator: `cls` points at the CollectedHeaders `headers(of:)` is filling.
-private func collectHeader(
-    _ cls: UnsafeMutableRawPointer?,
-    _ kind: MHD_ValueKind,
-    _ key: UnsafePointer<CChar>?,
-    _ value: UnsafePointer<CChar>?
-) -> MHD_Result {
-    guard let cls, let key else { return .YES }
-    cls.assumingMemoryBound(to: CollectedHeaders.self).pointee.append(HTTPHeaders.CStringField(name: key, value: value))
-    return .YES
-}
-
-/// MHD_KeyValueIterator: `cls` points at the array `values(of:kind:)` is filling.
-private func collectValue(
-    _ cls: UnsafeMutableRawPointer?,
-    _ kind: MHD_ValueKind,
-    _ key: UnsafePointer<CChar>?,
-    _ value: UnsafePointer<CChar>?
-) -> MHD_Result {
-    guard let cls, let key else { return .YES }
-    cls.assumingMemoryBound(to: [(name: String, value: String?)].self).pointee
-        .append((name: String(cString: key), value: value.map { String(cString: $0) }))
-    return .YES
 }

@@ -25,6 +25,12 @@ enum Log {
             let (seconds, attoseconds) = record.duration.components
             // Digits written into the line: `String(format:)` was most of a line's cost.
             writer.writeDecimal(Int(seconds * 1_000_000 + attoseconds / 1_000_000_000_000), fractionDigits: 3)
+            if let client = record.clientAddress {
+                writer.key("client")
+                withUnsafeTemporaryAllocation(of: UInt8.self, capacity: ClientAddress.textCapacity) { text in
+                    writer.writeString(utf8: UnsafeBufferPointer(rebasing: text[..<client.writeText(into: text)]))
+                }
+            }
             emit(&writer)
         }
     }

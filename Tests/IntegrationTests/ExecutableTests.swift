@@ -66,11 +66,13 @@ struct ExecutableTests {
         #expect(!server.output.contains(secret))
     }
 
-    @Test("It binds port 0 from the environment, logs each request as JSON, and stops on SIGTERM with 0")
+    @Test("It binds port 0 from the environment, logs each request as JSON with its client, and stops on SIGTERM with 0")
     func lifecycle() throws {
         let server = try ServerProcess.start(arguments: ["--threads", "2"], environment: ["PORT": "0", "HOST": "127.0.0.1"])
         let port = try server.port()
-        let health = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/healthz"])
+        let health = try Curl.run([
+            "-s", "-o", "/dev/null", "-w", "%{http_code}", "--interface", "127.0.0.2", "http://127.0.0.1:\(port)/healthz",
+        ])
         #expect(health == "200")
         let missing = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/nope?access_token=secret"])
         #expect(missing == "404")
@@ -82,8 +84,11 @@ struct ExecutableTests {
         #expect(status == 0)
         let lines = server.logLines()
         let requests = lines.filter { $0["event"] as? String == "request" }
-        #expect(requests.contains { $0["path"] as? String == "/healthz" && $0["status"] as? Int == 200 && $0["method"] as? String == "GET" })
-        #expect(requests.contains { $0["path"] as? String == "/nope" && $0["status"] as? Int == 404 })
+        #expect(requests.contains {
+            $0["path"] as? String == "/healthz" && $0["status"] as? Int == 200 && $0["method"] as? String == "GET"
+                && $0["client"] as? String == "127.0.0.2"
+        })
+        #expect(requests.contains { $0["path"] as? String == "/nope" && $0["status"] as? Int == 404 && $0["client"] as? String == "127.0.0.1" })
         #expect(requests.contains { $0["path"] as? String == longPath && $0["status"] as? Int == 404 })
         #expect(requests.allSatisfy { $0["duration_ms"] is Double || $0["duration_ms"] is Int })
         // Milliseconds with three decimals, and every line's time in RFC 3339 UTC with milliseconds.

@@ -1,0 +1,106 @@
+import CMicroHTTPD
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+// Reading a request out of libmicrohttpd as it arrives: its method, announced length,
+// headers and query arguments, copied into Swift values during the access callback
+// (HTTPServer+Callbacks.swift), since libmicrohttpd's strings live only as long as the request.
+
+/// The request's method: a common one as its constant, with no string built for it (every
+/// request has one), any other as the client spelled it.
+func requestMethod(_ name: UnsafePointer<CChar>?) -> HTTPMethod {
+    guard let name else { return HTTPMethod(rawValue: "") }
+    if strcmp(name, "GET") == 0 { return .get }
+    if strcmp(name, "POST") == 0 { return .post }
+    if strcmp(name, "DELETE") == 0 { return .delete }
+    if strcmp(name, "HEAD") == 0 { return .head }
+    if strcmp(name, "OPTIONS") == 0 { return .options }
+    return HTTPMethod(rawValue: String(cString: name))
+}
+
+/// The Content-Length the client announced, if any: its digits read from the C string in
+/// place (every request asks, and a `String` of them cost an allocation-sized detour).
+func contentLength(of connection: OpaquePointer) -> Int? {
+    guard let value = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else { return nil }
+    var length = 0
+    var index = 0
+    while case let byte = UInt8(bitPattern: value[index]), byte != 0 {
+        // Not a number: libmicrohttpd answers 400 itself. More than 18 digits: more than any
+        // body we take, refused as too large without counting further.
+        guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+        guard index < 18 else { return .max }
+        length = length * 10 + Int(byte - UInt8(ascii: "0"))
+        index += 1
+    }
+    return index == 0 ? nil : length
+}
+
+/// Every header or query argument of the request, in order (MHD_get_connection_values).
+func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: String, value: String?)] {
+    var collected: [(name: String, value: String?)] = []
+    withUnsafeMutablePointer(to: &collected) { pointer in
+        _ = MHD_get_connection_values(connection, kind, collectValue, pointer)
+    }
+    return collected
+}
+
+/// Every header of the request, in order; a header without a value has an empty one.
+func headers(of connection: OpaquePointer) -> HTTPHeaders {
+    // The C strings are libmicrohttpd's, valid until the request ends: their addresses are
+    // gathered on the stack first, then copied into one block sized for them (HTTPHeaders).
+    withUnsafeTemporaryAllocation(of: HTTPHeaders.CStringField.self, capacity: CollectedHeaders.onStack) { buffer in
+        var collected = CollectedHeaders(buffer: buffer)
+        withUnsafeMutablePointer(to: &collected) { pointer in
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
+        }
+        let gathered = UnsafeBufferPointer(rebasing: buffer[..<collected.count])
+        guard !collected.overflow.isEmpty else { return HTTPHeaders(cStrings: gathered) }
+        return (Array(gathered) + collected.overflow).withUnsafeBufferPointer { HTTPHeaders(cStrings: $0) }
+    }
+}
+
+/// What `headers(of:)` gathers: the fields' addresses, on the stack for a request's usual
+/// few, in an array past those.
+private struct CollectedHeaders {
+    static let onStack = 32
+    let buffer: UnsafeMutableBufferPointer<HTTPHeaders.CStringField>
+    var count = 0
+    var overflow: [HTTPHeaders.CStringField] = []
+
+    init(buffer: UnsafeMutableBufferPointer<HTTPHeaders.CStringField>) {
+        self.buffer = buffer
+    }
+
+    mutating func append(_ field: HTTPHeaders.CStringField) {
+        guard count < buffer.count else { return overflow.append(field) }
+        buffer.initializeElement(at: count, to: field)
+        count += 1
+    }
+}
+
+/// MHD_KeyValueIterator: `cls` points at the CollectedHeaders `headers(of:)` is filling.
+private func collectHeader(
+    _ cls: UnsafeMutableRawPointer?,
+    _ kind: MHD_ValueKind,
+    _ key: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?
+) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    cls.assumingMemoryBound(to: CollectedHeaders.self).pointee.append(HTTPHeaders.CStringField(name: key, value: value))
+    return .YES
+}
+
+/// MHD_KeyValueIterator: `cls` points at the array `values(of:kind:)` is filling.
+private func collectValue(
+    _ cls: UnsafeMutableRawPointer?,
+    _ kind: MHD_ValueKind,
+    _ key: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?
+) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    cls.assumingMemoryBound(to: [(name: String, value: String?)].self).pointee
+        .append((name: String(cString: key), value: value.map { String(cString: $0) }))
+    return .YES
+}
