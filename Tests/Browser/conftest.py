@@ -29,6 +29,21 @@ def server():
     process.stop()
 
 
+@pytest.fixture
+def server_with(request):
+    """A server of the test's own, started with extra options; stopped after the test. It keeps
+    its sessions in memory: the run's shared server holds the data directory's lock."""
+    started = []
+
+    def start(*options):
+        started.append(Server(_binary(), ('--storage', 'memory', *options)))
+        return started[-1]
+
+    yield start
+    for process in started:
+        process.stop()
+
+
 @pytest.fixture(scope='session')
 def api(server):
     return API(server.url)

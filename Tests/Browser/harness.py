@@ -17,12 +17,12 @@ PUBLIC = os.path.join(REPO, 'Public')
 class Server:
     """`presentation-server --port 0 --public-dir Public`, its port read from the log."""
 
-    def __init__(self, binary):
+    def __init__(self, binary, options=()):
         self.binary = binary
         self.lines = []
         self._lock = threading.Lock()
         self.process = subprocess.Popen(
-            [binary, '--host', '127.0.0.1', '--port', '0', '--public-dir', PUBLIC, '--threads', '2'],
+            [binary, '--host', '127.0.0.1', '--port', '0', '--public-dir', PUBLIC, '--threads', '2', *options],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

@@ -80,3 +80,23 @@ def test_a_refused_body_shows_the_problem(browser, server, api):
     assert text.startswith('422') and 'invalid_field' in text and '/style' in text
     send(browser, 'push', '{"screen": ')
     assert outcome(browser, 'error').startswith('The body is not JSON')
+
+
+def test_a_start_past_the_creation_rate_says_how_long_to_wait(browser, server_with):
+    limited = server_with('--create-rate-per-ip', '1')
+    browser.get(limited.url + '/')
+    wait_for(browser, lambda d: 'No session open' in css(d, '#device-layers').text)
+    css(browser, '#start-demo').click()
+    wait_for(browser, lambda d: '#session=' in d.current_url)
+    first = browser.current_url
+    browser.get(limited.url + '/')
+    wait_for(browser, lambda d: 'No session open' in css(d, '#device-layers').text)
+    css(browser, '#start-demo').click()
+    notice = wait_for(browser, lambda d: css(d, '#notice').is_displayed() and css(d, '#notice').text)
+    assert 'Cannot create a session' in notice and '429' in notice and 'rate_limited' in notice
+    assert 'retry in 60 s' in notice
+    # Nothing opened: the page still offers to start, and the first session is still there.
+    assert '#session=' not in browser.current_url
+    assert css(browser, '#start-demo').is_enabled()
+    browser.get(first)
+    wait_for(browser, lambda d: 'Inbox' in css(d, '#device-layers').text)
