@@ -20,7 +20,13 @@ public struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
     /// Whom a per-address limit counts: an IPv4 address as it is, an IPv6 address by its
     /// /64, since one subscriber is usually given a whole /64 and may use any of it.
     public var limitKey: ClientAddress {
-        isIPv4 ? self : ClientAddress(high: high, low: 0)
+        isIPv4 ? self : masked(toPrefix: 64)
+    }
+
+    /// The address with every bit past the first `bits` (of 128) cleared.
+    func masked(toPrefix bits: Int) -> ClientAddress {
+        func mask(_ kept: Int) -> UInt64 { kept <= 0 ? 0 : kept >= 64 ? .max : ~(UInt64.max >> UInt64(kept)) }
+        return ClientAddress(high: high & mask(bits), low: low & mask(bits - 64))
     }
 
     private init(high: UInt64, low: UInt64) {

@@ -12,6 +12,7 @@ final class DaemonContext: Sendable {
 
     let handler: any HTTPHandler
     let maxBodyBytes: Int
+    let trustedProxies: TrustedProxies
     let accessLog: (@Sendable (HTTPAccessRecord) -> Void)?
     /// Where libmicrohttpd's own messages go; nil writes them to stderr.
     let libraryLog: (@Sendable (String) -> Void)?
@@ -22,9 +23,11 @@ final class DaemonContext: Sendable {
     init(
         handler: any HTTPHandler,
         maxBodyBytes: Int,
+        trustedProxies: TrustedProxies,
         accessLog: (@Sendable (HTTPAccessRecord) -> Void)?,
         libraryLog: (@Sendable (String) -> Void)?
     ) {
+        self.trustedProxies = trustedProxies
         self.libraryLog = libraryLog
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
@@ -91,7 +94,8 @@ final class DaemonContext: Sendable {
 final class RequestContext {
     let method: HTTPMethod
     let path: String
-    /// Read once, when the headers arrive: for the handler and for the access log.
+    /// Read once, when the headers arrive, for the handler and the access log: the peer's
+    /// address, or the client a trusted proxy names (`TrustedProxies`).
     let clientAddress: ClientAddress?
     let started = ContinuousClock.now
     // Unchecked: only libmicrohttpd's thread of the connection touches these, one callback at a

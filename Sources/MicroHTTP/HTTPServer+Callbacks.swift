@@ -63,7 +63,7 @@ func handleAccess(
     guard let existing = requestSlot.pointee else {
         let request = RequestContext(
             method: requestMethod(method), path: url.map { String(cString: $0) } ?? "/",
-            clientAddress: CMicroHTTPD_client_address(connection).flatMap(ClientAddress.init))
+            clientAddress: clientAddress(of: connection, trusting: daemon.trustedProxies))
         daemon.requestStarted()
         // Released by handleCompleted.
         requestSlot.pointee = Unmanaged.passRetained(request).toOpaque()

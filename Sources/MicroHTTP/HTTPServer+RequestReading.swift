@@ -104,3 +104,14 @@ private func collectValue(
         .append((name: String(cString: key), value: value.map { String(cString: $0) }))
     return .YES
 }
+
+/// Where the request came from: the peer, or the client a trusted proxy in front names.
+func clientAddress(of connection: OpaquePointer, trusting proxies: TrustedProxies) -> ClientAddress? {
+    guard let peer = CMicroHTTPD_client_address(connection).flatMap(ClientAddress.init) else { return nil }
+    if proxies.isEmpty { return peer }
+    return proxies.client(of: peer) {
+        values(of: connection, kind: .HEADER_KIND).compactMap {
+            $0.name.lowercased() == "x-forwarded-for" ? $0.value : nil
+        }
+    }
+}

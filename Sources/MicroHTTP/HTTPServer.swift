@@ -35,6 +35,7 @@ public final class HTTPServer: Sendable {
         context = DaemonContext(
             handler: handler,
             maxBodyBytes: configuration.maxBodyBytes,
+            trustedProxies: configuration.trustedProxies,
             accessLog: accessLog,
             libraryLog: libraryLog
         )

@@ -23,6 +23,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var shutdownGraceSeconds: Double
     /// When set, the server speaks HTTPS only (libmicrohttpd's GnuTLS support).
     public var tls: TLSCredentials?
+    /// Proxies whose `X-Forwarded-For` names a request's client; none by default.
+    public var trustedProxies: TrustedProxies
 
     public init(
         host: String = "127.0.0.1",
@@ -34,9 +36,11 @@ public struct HTTPServerConfiguration: Sendable {
         perAddressConnectionLimit: Int = 0,
         connectionMemoryBytes: Int = 16 * 1024,
         shutdownGraceSeconds: Double = 10,
-        tls: TLSCredentials? = nil
+        tls: TLSCredentials? = nil,
+        trustedProxies: TrustedProxies = TrustedProxies()
     ) {
         self.tls = tls
+        self.trustedProxies = trustedProxies
         self.host = host
         self.port = port
         self.threads = threads

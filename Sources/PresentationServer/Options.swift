@@ -68,6 +68,17 @@ struct Options {
             let perMinute = try integer($1, "--create-rate-per-ip", 0...1_000_000)
             $0.api.creationsPerMinutePerAddress = perMinute == 0 ? nil : perMinute
         },
+        Setting(
+            flag: "--trusted-proxies", environment: "TRUSTED_PROXIES",
+            help: "comma-separated proxy addresses or ranges (10.0.0.0/8) whose X-Forwarded-For names the client (default none)"
+        ) {
+            switch TrustedProxies.parse($1) {
+            case .success(let proxies) where !proxies.isEmpty: $0.server.trustedProxies = proxies
+            case .success: throw OptionsError.invalid("--trusted-proxies", $1, "addresses or ranges such as 10.0.0.0/8")
+            case .failure(let error):
+                throw OptionsError.invalid("--trusted-proxies", $1, "addresses or ranges such as 10.0.0.0/8; \(error.text) is not one")
+            }
+        },
         Setting(flag: "--max-sessions", environment: "MAX_SESSIONS", help: "live sessions (default 100000)") {
             $0.limits.maxSessions = try integer($1, "--max-sessions", 1...100_000_000)
         },

@@ -150,6 +150,34 @@ struct ExecutableTests {
         #expect(try create(from: "127.0.0.2") == "201 ")
     }
 
+    @Test("Behind a trusted proxy the client is the one X-Forwarded-For names, for the creation rate and the log")
+    func trustedProxy() throws {
+        let refused = try ServerProcess.run(["--trusted-proxies", "127.0.0.1, 10.0.0.1/8"])
+        #expect(refused.status == 2 && refused.errors.contains("10.0.0.1/8 is not one"))
+        // 127.0.0.1 is the proxy; 127.0.0.2 connects directly.
+        let server = try ServerProcess.start(arguments: [
+            "--port", "0", "--storage", "memory", "--create-rate-per-ip", "1", "--trusted-proxies", "127.0.0.1",
+        ])
+        let base = "http://127.0.0.1:\(try server.port())/v1/sessions"
+        func create(from source: String, forwardedFor: String) throws -> String {
+            try Curl.run([
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--interface", source, base, "-H", "X-Forwarded-For: \(forwardedFor)",
+                "-H", "Content-Type: application/json", "-d", #"{"root": {"screen": "inbox"}}"#,
+            ])
+        }
+        #expect(try create(from: "127.0.0.1", forwardedFor: "203.0.113.9") == "201")
+        #expect(try create(from: "127.0.0.1", forwardedFor: "203.0.113.9") == "429")
+        // What the client wrote before the proxy's entry changes nothing.
+        #expect(try create(from: "127.0.0.1", forwardedFor: "198.51.100.1, 203.0.113.9") == "429")
+        #expect(try create(from: "127.0.0.1", forwardedFor: "203.0.113.10") == "201")
+        // A direct client cannot borrow another's allowance by naming it.
+        #expect(try create(from: "127.0.0.2", forwardedFor: "203.0.113.11") == "201")
+        #expect(try create(from: "127.0.0.2", forwardedFor: "203.0.113.12") == "429")
+        #expect(try server.terminate() == 0)
+        let clients = server.logLines().filter { $0["event"] as? String == "request" }.map { $0["client"] as? String ?? "-" }
+        #expect(clients == ["203.0.113.9", "203.0.113.9", "203.0.113.9", "203.0.113.10", "127.0.0.2", "127.0.0.2"])
+    }
+
     @Test("SIGTERM releases a waiting long poll and still exits 0")
     func shutdownReleasesWaiters() throws {
         let server = try ServerProcess.start(arguments: ["--port", "0"])
