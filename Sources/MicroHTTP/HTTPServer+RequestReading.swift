@@ -110,8 +110,24 @@ func clientAddress(of connection: OpaquePointer, trusting proxies: TrustedProxie
     guard let peer = CMicroHTTPD_client_address(connection).flatMap(ClientAddress.init) else { return nil }
     if proxies.isEmpty { return peer }
     return proxies.client(of: peer) {
-        values(of: connection, kind: .HEADER_KIND).compactMap {
-            $0.name.lowercased() == "x-forwarded-for" ? $0.value : nil
+        // Behind a proxy this runs for every request: only the fields asked for become strings.
+        var fields: [String] = []
+        withUnsafeMutablePointer(to: &fields) { pointer in
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectForwardedFor, pointer)
         }
+        return fields
     }
+}
+
+/// MHD_KeyValueIterator: `cls` points at the array `clientAddress(of:trusting:)` is filling
+/// with the values of the request's `X-Forwarded-For` fields.
+private func collectForwardedFor(
+    _ cls: UnsafeMutableRawPointer?,
+    _ kind: MHD_ValueKind,
+    _ key: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?
+) -> MHD_Result {
+    guard let cls, let key, let value, strcasecmp(key, "X-Forwarded-For") == 0 else { return .YES }
+    cls.assumingMemoryBound(to: [String].self).pointee.append(String(cString: value))
+    return .YES
 }

@@ -159,23 +159,26 @@ struct ExecutableTests {
             "--port", "0", "--storage", "memory", "--create-rate-per-ip", "1", "--trusted-proxies", "127.0.0.1",
         ])
         let base = "http://127.0.0.1:\(try server.port())/v1/sessions"
-        func create(from source: String, forwardedFor: String) throws -> String {
-            try Curl.run([
-                "-s", "-o", "/dev/null", "-w", "%{http_code}", "--interface", source, base, "-H", "X-Forwarded-For: \(forwardedFor)",
-                "-H", "Content-Type: application/json", "-d", #"{"root": {"screen": "inbox"}}"#,
-            ])
+        /// A creation from `source` with an X-Forwarded-For field for each of `forwardedFor`.
+        func create(from source: String, forwardedFor: String...) throws -> String {
+            try Curl.run(
+                ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--interface", source, base]
+                    + forwardedFor.flatMap { ["-H", "X-Forwarded-For: \($0)"] }
+                    + ["-H", "Content-Type: application/json", "-d", #"{"root": {"screen": "inbox"}}"#])
         }
         #expect(try create(from: "127.0.0.1", forwardedFor: "203.0.113.9") == "201")
         #expect(try create(from: "127.0.0.1", forwardedFor: "203.0.113.9") == "429")
         // What the client wrote before the proxy's entry changes nothing.
         #expect(try create(from: "127.0.0.1", forwardedFor: "198.51.100.1, 203.0.113.9") == "429")
         #expect(try create(from: "127.0.0.1", forwardedFor: "203.0.113.10") == "201")
+        // Nor does a field of its own before the one the proxy added: the fields are one list.
+        #expect(try create(from: "127.0.0.1", forwardedFor: "203.0.113.10", "203.0.113.13") == "201")
         // A direct client cannot borrow another's allowance by naming it.
         #expect(try create(from: "127.0.0.2", forwardedFor: "203.0.113.11") == "201")
         #expect(try create(from: "127.0.0.2", forwardedFor: "203.0.113.12") == "429")
         #expect(try server.terminate() == 0)
         let clients = server.logLines().filter { $0["event"] as? String == "request" }.map { $0["client"] as? String ?? "-" }
-        #expect(clients == ["203.0.113.9", "203.0.113.9", "203.0.113.9", "203.0.113.10", "127.0.0.2", "127.0.0.2"])
+        #expect(clients == ["203.0.113.9", "203.0.113.9", "203.0.113.9", "203.0.113.10", "203.0.113.13", "127.0.0.2", "127.0.0.2"])
     }
 
     @Test("SIGTERM releases a waiting long poll and still exits 0")
