@@ -1,5 +1,9 @@
-import MicroHTTP
+#if canImport(Glibc)
+    import Glibc
+#endif
 import Testing
+
+@testable import MicroHTTP
 
 @Suite("Client addresses")
 struct ClientAddressTests {
@@ -27,5 +31,30 @@ struct ClientAddressTests {
         #expect(v6.limitKey == ClientAddress("2001:db8:1:2::")
             && v6.limitKey == ClientAddress("2001:db8:1:2::1")?.limitKey)
         #expect(v6.limitKey != ClientAddress("2001:db8:1:3::1")?.limitKey)
+    }
+
+    @Test("A socket address from the C library reads as the same address, either family; another family is none")
+    func socketAddresses() throws {
+        var v4 = sockaddr_in()
+        v4.sin_family = sa_family_t(AF_INET)
+        v4.sin_port = UInt16(8080).bigEndian
+        #expect(inet_pton(AF_INET, "198.51.100.23", &v4.sin_addr) == 1)
+        let fromV4 = withUnsafePointer(to: &v4) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0) } }
+        #expect(fromV4 == ClientAddress("198.51.100.23"))
+
+        var v6 = sockaddr_in6()
+        v6.sin6_family = sa_family_t(AF_INET6)
+        #expect(inet_pton(AF_INET6, "2001:db8::17", &v6.sin6_addr) == 1)
+        let fromV6 = withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0) } }
+        #expect(fromV6?.description == "2001:db8::17")
+        // A dual-stack socket's IPv4 client.
+        #expect(inet_pton(AF_INET6, "::ffff:198.51.100.23", &v6.sin6_addr) == 1)
+        let mapped = withUnsafePointer(to: &v6) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0) } }
+        #expect(mapped == fromV4 && mapped?.description == "198.51.100.23")
+
+        var unix = sockaddr_un()
+        unix.sun_family = sa_family_t(AF_UNIX)
+        let fromUnix = withUnsafePointer(to: &unix) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { ClientAddress($0) } }
+        #expect(fromUnix == nil)
     }
 }
