@@ -285,6 +285,60 @@ def cmd_subscribers(args):
         sub.sock.close()
 
 
+def loopback_source(index):
+    """The index-th of 127.1.0.0 onwards: a distinct client address for each creator."""
+    return f"127.{1 + index // 65536}.{index // 256 % 256}.{index % 256}"
+
+
+def create_and_delete(host, port, source):
+    """One session created from `source` and deleted again; the creation's status."""
+    conn = http.client.HTTPConnection(host, port, timeout=10, source_address=(source, 0))
+    try:
+        status, data, _ = request(conn, "POST", "/v1/sessions", {"root": {"screen": "inbox"}})
+        if status == 201:
+            created = json.loads(data)
+            request(conn, "DELETE", f"/v1/sessions/{created['id']}", token=created["token"])
+        return status
+    finally:
+        conn.close()
+
+
+def cmd_creators(args):
+    """The creation-rate limiter's memory: sessions created (and deleted, so that they cost
+    nothing) from many distinct addresses, one each, against a server started with
+    --create-rate-per-ip; then, past two idle minutes, one more creation, which drops every
+    bucket. Prints RSS before, after and past the two minutes."""
+    host, port = host_port(args.base)
+    time.sleep(0.5)
+    before = rss_kib(args.pid)
+    started = time.monotonic()
+    for index in range(args.addresses):
+        status = create_and_delete(host, port, loopback_source(index))
+        if status != 201:
+            fail(f"creation from {loopback_source(index)} answered {status}")
+    seconds = time.monotonic() - started
+    if seconds >= 60:
+        fail(f"{args.addresses} creations took {seconds:.0f} s, past a minute: fewer addresses, or a faster machine")
+    # The creators were within a minute: every bucket is kept, none full yet.
+    if create_and_delete(host, port, loopback_source(0)) not in (201, 429):
+        fail("the first address's second creation was neither allowed nor limited")
+    after = rss_kib(args.pid)
+    time.sleep(args.idle_seconds)
+    if create_and_delete(host, port, loopback_source(args.addresses)) != 201:
+        fail("a new address was refused after the idle wait")
+    time.sleep(0.5)
+    released = rss_kib(args.pid)
+    print(json.dumps({
+        "addresses": args.addresses,
+        "create_seconds": round(seconds, 1),
+        "rss_before_kib": before,
+        "rss_after_kib": after,
+        "bytes_per_address": round((after - before) * 1024 / args.addresses),
+        "idle_seconds": args.idle_seconds,
+        "rss_after_idle_kib": released,
+    }))
+
+
 def percentile(sorted_values, p):
     if not sorted_values:
         return None
@@ -611,6 +665,12 @@ def main():
     p.add_argument("--gap", type=float, default=0.05)
     p.add_argument("--include-session", action="store_true", help="streams that include the session (ours)")
     p.set_defaults(run=cmd_fanout)
+    p = sub.add_parser("creators", help="creations from many addresses: the creation-rate limiter's memory")
+    p.add_argument("--base", required=True)
+    p.add_argument("--pid", type=int, required=True)
+    p.add_argument("--addresses", type=int, default=20000)
+    p.add_argument("--idle-seconds", type=float, default=125)
+    p.set_defaults(run=cmd_creators)
     p = sub.add_parser("drive", help="a fixed number of requests on one connection (for profiling)")
     p.add_argument("--base", required=True)
     p.add_argument("--ids", required=True)
