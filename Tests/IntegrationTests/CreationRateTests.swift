@@ -71,6 +71,16 @@ struct CreationRateTests {
         }
     }
 
+    @Test("A creation the server's own limits refuse still counted against the rate")
+    func refusedByTheServerCounts() throws {
+        try withServer(limits: Limits(maxSessions: 1), api: Self.api(perMinute: 2), clock: TestClock()) { server in
+            let client = try server.connect()
+            _ = try client.createSession()
+            try client.post("/v1/sessions", json: ["root": ["screen": "inbox"]]).expectProblem(503, "too_many_sessions")
+            try client.post("/v1/sessions", json: ["root": ["screen": "inbox"]]).expectProblem(429, "rate_limited")
+        }
+    }
+
     @Test("Without the setting, one address creates as many sessions as the server holds")
     func offByDefault() throws {
         try withServer(limits: Limits(maxSessions: 50)) { server in
