@@ -7,7 +7,9 @@ public struct HTTPRequest: Sendable {
     public var query: [(name: String, value: String?)]
     public var headers: HTTPHeaders
     public var body: [UInt8]
-    /// Where the connection came from; nil only for a request made without one (tests).
+    /// Where the request came from: the peer's address, or the client a trusted proxy names
+    /// (`TrustedProxies`); nil when the connection has no IPv4 or IPv6 address, and in
+    /// requests a test makes by hand.
     public var clientAddress: ClientAddress?
 
     public init(
