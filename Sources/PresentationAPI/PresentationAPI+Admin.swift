@@ -66,6 +66,16 @@ extension PresentationAPI {
         }
         text.single("presentation_sessions", type: "gauge", help: "Live sessions.", Double(store.count))
         text.single("presentation_event_subscribers", type: "gauge", help: "Open Server-Sent Events streams.", Double(heartbeat.count))
+        if let creationRate {
+            let (tracked, untracked) = creationRate.counts
+            text.single(
+                "presentation_creation_rate_addresses", type: "gauge",
+                help: "Client addresses the creation rate limit keeps a bucket for (at most 100000).", Double(tracked))
+            text.single(
+                "presentation_creation_rate_untracked_total", type: "counter",
+                help: "Creations let through uncounted because the creation rate limit kept its most addresses.",
+                Double(untracked))
+        }
         if let storage = store.journalStatistics {
             text.add(storage)
         }

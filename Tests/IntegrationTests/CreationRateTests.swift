@@ -52,6 +52,12 @@ struct CreationRateTests {
             #expect(try Self.sessionCount(client) == 5)
             // Existing sessions are not limited: only creation is.
             try client.post("push", to: original, json: ["screen": "thread"]).expectSession(revision: 2)
+            // Two addresses kept, none let through uncounted; refusals are counted by status.
+            let metrics = metricSamples(try client.get("/metrics", token: Self.secret).text)
+            #expect(metrics["presentation_creation_rate_addresses"] == 2)
+            #expect(metrics["presentation_creation_rate_untracked_total"] == 0)
+            #expect(metrics[#"presentation_http_requests_total{method="POST",route="/v1/sessions",status="429"}"#] == 3)
+            #expect(metrics[#"presentation_http_requests_total{method="POST",route="/v1/sessions/import",status="429"}"#] == 1)
         }
     }
 

@@ -67,13 +67,13 @@ struct CreationRateLimitTests {
             let address = try #require(ClientAddress("10.0.\(index / 256).\(index % 256)"))
             #expect(limit.take(for: address, at: 0) == nil)
         }
-        #expect(limit.trackedCount == 100)
+        #expect(limit.counts.tracked == 100)
         // A minute on, the first generation is the older one, still kept.
         #expect(limit.take(for: Self.client, at: 60) == nil)
-        #expect(limit.trackedCount == 101)
+        #expect(limit.counts.tracked == 101)
         // Another minute on it goes: its buckets had refilled, so a client of it starts full.
         #expect(limit.take(for: Self.client, at: 120) == nil)
-        #expect(limit.trackedCount == 1)
+        #expect(limit.counts.tracked == 1)
         let first = try #require(ClientAddress("10.0.0.0"))
         #expect(limit.take(for: first, at: 120) == nil && limit.take(for: first, at: 120) == nil)
         #expect(limit.take(for: first, at: 120) == 30)
@@ -85,7 +85,7 @@ struct CreationRateLimitTests {
         #expect(limit.take(for: first, at: 180.25) == 30)
         // After two quiet minutes nothing is kept.
         #expect(limit.take(for: Self.other, at: 400) == nil)
-        #expect(limit.trackedCount == 1)
+        #expect(limit.counts.tracked == 1)
     }
 
     @Test("Past its capacity a new address is let through untracked; tracked ones stay limited")
@@ -96,7 +96,7 @@ struct CreationRateLimitTests {
         let third = ClientAddress("198.51.100.3")!
         #expect(limit.take(for: third, at: 0) == nil)
         #expect(limit.take(for: third, at: 0) == nil)
-        #expect(limit.trackedCount == 2)
+        #expect(limit.counts == (tracked: 2, untracked: 2))
         #expect(limit.take(for: Self.client, at: 0) == 60)
     }
 }
