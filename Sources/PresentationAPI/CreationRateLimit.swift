@@ -45,14 +45,16 @@ final class CreationRateLimit: Sendable {
     /// else the whole seconds until one will be (at least 1). A refusal takes nothing.
     func take(for address: ClientAddress, at now: Double) -> Int? {
         let key = address.limitKey
-        let rate = Double(perMinute) / Self.window
         return state.withLock { state -> Int? in
             Self.rotate(&state, now: now)
+            // An address seen this generation, the common case, costs one hash lookup:
+            // its bucket is changed where it lies.
+            if let index = state.current.index(forKey: key) {
+                return take(from: &state.current.values[index], at: now)
+            }
             var bucket: Bucket
-            if let kept = state.current[key] ?? state.previous.removeValue(forKey: key) {
+            if let kept = state.previous.removeValue(forKey: key) {
                 bucket = kept
-                // A clock that steps back refills nothing, and no span is counted twice.
-                bucket.tokens = min(Double(perMinute), bucket.tokens + max(0, now - bucket.updated) * rate)
             } else {
                 guard state.current.count + state.previous.count < capacity else {
                     state.untracked += 1
@@ -60,15 +62,22 @@ final class CreationRateLimit: Sendable {
                 }
                 bucket = Bucket(tokens: Double(perMinute), updated: now)
             }
-            bucket.updated = max(bucket.updated, now)
-            guard bucket.tokens >= 1 else {
-                state.current[key] = bucket
-                return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up)))
-            }
-            bucket.tokens -= 1
+            let wait = take(from: &bucket, at: now)
             state.current[key] = bucket
-            return nil
+            return wait
         }
+    }
+
+    /// Refills `bucket` for the time since it was last used, then takes one from it or says
+    /// how long until one is there.
+    private func take(from bucket: inout Bucket, at now: Double) -> Int? {
+        let rate = Double(perMinute) / Self.window
+        // A clock that steps back refills nothing, and no span is counted twice.
+        bucket.tokens = min(Double(perMinute), bucket.tokens + max(0, now - bucket.updated) * rate)
+        bucket.updated = max(bucket.updated, now)
+        guard bucket.tokens >= 1 else { return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))) }
+        bucket.tokens -= 1
+        return nil
     }
 
     /// Addresses kept now (some may be past their two minutes until the next creation
