@@ -9,6 +9,9 @@ import Synchronization
 /// The request fuzz target's check: a script of requests (`RequestScript`) sent to
 /// `PresentationAPI.respond(to:)` over an in-memory store holding two sessions.
 ///
+/// Requests come from a trusted proxy, so `X-Forwarded-For` names each one's client; a client
+/// may create four sessions (`--create-rate-per-ip`), and the server holds six.
+///
 /// Besides each answer's shape (`ReplyCheck`), after every request:
 /// - a session changes only for a request that carried its token (nobody reaches a session
 ///   that is not theirs), and no answer shows a session's token to a request without it;
@@ -30,6 +33,8 @@ public enum RequestSequenceCheck {
         maxStackLength: 8, maxPresentationDepth: 4, maxBatchSteps: 8, eventsKept: 32, outcomesKept: 8,
         maxSessions: 6, repliesKept: 4)
     static let adminToken = String(repeating: "a", count: 43)
+    static let proxy = ClientAddress("127.0.0.1")!
+    static let proxies = TrustedProxies([AddressRange("127.0.0.1")!])
 
     /// Runs the requests `bytes` decode to; throws the first broken promise.
     @discardableResult
@@ -47,7 +52,8 @@ public enum RequestSequenceCheck {
         // milliseconds for each of them slowed a long fuzzing run down more and more.
         let configuration = APIConfiguration(
             maxWaitSeconds: 1, heartbeatSeconds: 3600, maxJSONDepth: 16, creationKeysKept: 8,
-            adminToken: SessionTokenDigest(hashing: adminToken), cors: CORSPolicy(allowedOrigins: ["https://app.example"]))
+            adminToken: SessionTokenDigest(hashing: adminToken), cors: CORSPolicy(allowedOrigins: ["https://app.example"]),
+            creationsPerMinutePerAddress: 4)
         let api = PresentationAPI(store: store, configuration: configuration, now: { start })
         // Only ever reads, and a read of a revision it has not seen writes the session whole.
         let reference = PresentationAPI(store: store, configuration: configuration, now: { start })
@@ -66,7 +72,10 @@ public enum RequestSequenceCheck {
                 (Array("{othertoken}".utf8), Array(tokens[1].utf8)),
                 (Array("{admin}".utf8), Array(adminToken.utf8)),
             ])
-            let request = placeholders.request(from: entry)
+            var request = placeholders.request(from: entry)
+            // Every request comes through a trusted proxy, so X-Forwarded-For, as the script
+            // writes it, says who the client is (for the creation rate).
+            request.clientAddress = proxies.client(of: proxy) { request.headers.values("X-Forwarded-For") }
             let before = sessions.map { store.session($0.session.id) }
             let reply = api.respond(to: request)
             try ReplyCheck.check(reply)
