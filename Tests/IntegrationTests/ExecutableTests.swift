@@ -181,6 +181,35 @@ struct ExecutableTests {
         #expect(clients == ["203.0.113.9", "203.0.113.9", "203.0.113.9", "203.0.113.10", "203.0.113.13", "127.0.0.2", "127.0.0.2"])
     }
 
+    /// Whether this machine has an IPv6 loopback to listen on (CI machines may not).
+    static let hasIPv6Loopback: Bool = {
+        let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in6()
+        address.sin6_family = sa_family_t(AF_INET6)
+        address.sin6_addr = in6addr_loopback
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+        } == 0
+    }()
+
+    @Test(
+        "Over IPv6 the client's address is logged and counted as IPv6",
+        .enabled(if: hasIPv6Loopback, "no IPv6 loopback on this machine"))
+    func ipv6Client() throws {
+        let server = try ServerProcess.start(arguments: [
+            "--host", "::1", "--port", "0", "--storage", "memory", "--create-rate-per-ip", "1",
+        ])
+        let base = "http://[::1]:\(try server.port())/v1/sessions"
+        let create = ["-s", "-g", "-o", "/dev/null", "-w", "%{http_code}", base, "-H", "Content-Type: application/json", "-d", #"{"root": {"screen": "inbox"}}"#]
+        #expect(try Curl.run(create) == "201")
+        #expect(try Curl.run(create) == "429")
+        #expect(try server.terminate() == 0)
+        let clients = server.logLines().filter { $0["event"] as? String == "request" }.map { $0["client"] as? String ?? "-" }
+        #expect(clients == ["::1", "::1"])
+    }
+
     @Test("SIGTERM releases a waiting long poll and still exits 0")
     func shutdownReleasesWaiters() throws {
         let server = try ServerProcess.start(arguments: ["--port", "0"])
