@@ -51,12 +51,3 @@ public struct TrustedProxies: Sendable {
         return client
     }
 }
-
-extension Substring {
-    /// Without leading and trailing spaces and tabs (HTTP's optional whitespace).
-    fileprivate var trimmingSpaces: Substring {
-        let isText = { (character: Character) in character != " " && character != "\t" }
-        guard let first = firstIndex(where: isText), let last = lastIndex(where: isText) else { return "" }
-        return self[first...last]
-    }
-}

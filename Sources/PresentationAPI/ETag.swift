@@ -36,7 +36,7 @@ enum ETag {
         if trimmed == "*" { return nil }
         var revisions: [Int] = []
         for part in trimmed.split(separator: ",") {
-            var tag = Substring(String(part).trimmingSpaces)
+            var tag = part.trimmingSpaces
             if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
             if tag.hasPrefix("\""), tag.hasSuffix("\""), tag.count >= 2 { tag = tag.dropFirst().dropLast() }
             guard let revision = Int(tag), revision >= 0 else {
@@ -45,14 +45,5 @@ enum ETag {
             revisions.append(revision)
         }
         return revisions
-    }
-}
-
-extension String {
-    var trimmingSpaces: String {
-        var scalars = Substring(self)
-        while scalars.first == " " || scalars.first == "\t" { scalars = scalars.dropFirst() }
-        while scalars.last == " " || scalars.last == "\t" { scalars = scalars.dropLast() }
-        return String(scalars)
     }
 }
