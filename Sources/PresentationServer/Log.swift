@@ -5,9 +5,12 @@ import PresentationAPI
 
 /// Structured log lines, one JSON object per line on stdout, for a log collector.
 ///
-/// Each line is written with a single write(2), so lines from different threads never
-/// interleave.
+/// Lines go out through one `LineOutput`, so lines from different threads never interleave
+/// and keep their order. Request lines may wait there a moment to go out in a batch
+/// (`--access-log-flush-ms`); every other line goes out at once, with those waiting before it.
 enum Log {
+    static let output = LineOutput(descriptor: STDOUT_FILENO)
+
     static func request(_ record: HTTPAccessRecord) {
         // On the stack, as every request writes one (a line longer than this spills to the heap):
         // a writer of its own cost a line an allocation and its free, about 300 instructions.
@@ -31,7 +34,7 @@ enum Log {
                     writer.writeString(utf8: UnsafeBufferPointer(rebasing: text[..<client.writeText(into: text)]))
                 }
             }
-            emit(&writer)
+            emit(&writer, now: false)
         }
     }
 
@@ -58,7 +61,7 @@ enum Log {
             case .int(let int): writer.writeInt(int)
             }
         }
-        emit(&writer)
+        emit(&writer, now: true)
     }
 
     /// A line's first members: when, how grave, what.
@@ -72,10 +75,10 @@ enum Log {
         writer.writeString(event)
     }
 
-    private static func emit(_ writer: inout JSONWriter) {
+    private static func emit(_ writer: inout JSONWriter, now: Bool) {
         writer.endObject()
         withUnsafeBytes(of: UInt8(ascii: "\n")) { writer.appendVerbatim($0.assumingMemoryBound(to: UInt8.self)) }
-        writer.withWrittenBytes { _ = write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+        writer.withWrittenBytes { now ? output.writeNow($0) : output.write($0) }
     }
 }
 

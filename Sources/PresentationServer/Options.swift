@@ -9,6 +9,8 @@ struct Options {
     var api = APIConfiguration()
     var limits = Limits.default
     var accessLog = true
+    /// How long a request's log line may wait to go out with others; nil: none waits.
+    var accessLogDelay: Duration? = .milliseconds(100)
     /// The browser client's files, served at `/`; relative to the working directory.
     var publicDirectory = "Public"
     var tlsCertificatePath: String?
@@ -139,6 +141,13 @@ struct Options {
         Setting(flag: "--access-log", environment: "ACCESS_LOG", help: "one JSON line per request on stdout: on or off (default on)") {
             guard $1 == "on" || $1 == "off" else { throw OptionsError.invalid("--access-log", $1, "on or off") }
             $0.accessLog = $1 == "on"
+        },
+        Setting(
+            flag: "--access-log-flush-ms", environment: "ACCESS_LOG_FLUSH_MS",
+            help: "longest a request's log line waits to go out in a batch; 0 writes each at once (default 100)"
+        ) {
+            let milliseconds = try integer($1, "--access-log-flush-ms", 0...10_000)
+            $0.accessLogDelay = milliseconds == 0 ? nil : .milliseconds(milliseconds)
         },
     ]
 

@@ -20,6 +20,7 @@ do {
 }
 
 signal(SIGPIPE, SIG_IGN)
+Log.output.setDelay(options.accessLogDelay)
 var isDirectory: ObjCBool = false
 let staticFiles: StaticFiles? =
     FileManager.default.fileExists(atPath: options.publicDirectory, isDirectory: &isDirectory) && isDirectory.boolValue

@@ -100,6 +100,36 @@ struct ExecutableTests {
         #expect(lines.last?["event"] as? String == "stopped")
     }
 
+    @Test("Request lines go out in batches: by default within moments, at a stop all of them; 0 writes each at once")
+    func accessLogBatches() throws {
+        let refused = try ServerProcess.run(["--access-log-flush-ms", "10001"])
+        #expect(refused.status == 2 && refused.errors.contains("--access-log-flush-ms 10001"))
+        /// Whether the server's log shows a request line for `path` within `seconds` while it runs.
+        func logs(_ path: String, on server: ServerProcess, within seconds: Double) throws -> Bool {
+            let status = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(try server.port())\(path)"])
+            #expect(status == "200")
+            let deadline = Date().addingTimeInterval(seconds)
+            repeat {
+                if server.logLines().contains(where: { $0["event"] as? String == "request" && $0["path"] as? String == path }) {
+                    return true
+                }
+                Thread.sleep(forTimeInterval: 0.02)
+            } while Date() < deadline
+            return false
+        }
+        for arguments in [[], ["--access-log-flush-ms", "0"]] {
+            let server = try ServerProcess.start(arguments: ["--port", "0"] + arguments)
+            #expect(try logs("/healthz", on: server, within: 5), "\(arguments)")
+            #expect(try server.terminate() == 0)
+        }
+        // A line may wait as long as it is told to, and a stop still writes it, before the stop's own lines.
+        let patient = try ServerProcess.start(arguments: ["--port", "0"], environment: ["ACCESS_LOG_FLUSH_MS": "10000"])
+        #expect(try !logs("/readyz", on: patient, within: 0.5))
+        #expect(try patient.terminate() == 0)
+        let events = patient.logLines().map { $0["event"] as? String ?? "-" }
+        #expect(events.suffix(3) == ["request", "stopping", "stopped"])
+    }
+
     @Test("By default a session keeps its last 128 events; older ones are 410, and --events-kept sets it")
     func defaultKeptHistory() throws {
         for (arguments, kept) in [([String](), 128), (["--events-kept", "96"], 96)] {

@@ -40,7 +40,7 @@ final class ServerProcess {
         process.executableURL = Self.executable
         process.arguments = arguments
         var merged = ProcessInfo.processInfo.environment
-        for name in ["PORT", "HOST", "THREADS", "DATA_DIR", "ADMIN_TOKEN", "ADMIN_TOKEN_FILE", "CORS_ORIGINS", "TLS_CERT", "TLS_KEY", "HEARTBEAT", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_IP", "CONNECTION_TIMEOUT", "CREATE_RATE_PER_IP", "TRUSTED_PROXIES"] {
+        for name in ["PORT", "HOST", "THREADS", "DATA_DIR", "ADMIN_TOKEN", "ADMIN_TOKEN_FILE", "CORS_ORIGINS", "TLS_CERT", "TLS_KEY", "HEARTBEAT", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_IP", "CONNECTION_TIMEOUT", "CREATE_RATE_PER_IP", "TRUSTED_PROXIES", "ACCESS_LOG_FLUSH_MS"] {
             merged.removeValue(forKey: name)
         }
         // Never a database in the working directory (the repository): durable tests pass their own.
