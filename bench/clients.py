@@ -519,9 +519,10 @@ def cmd_report(args):
         ratio(f"{workload}_rps_ratio", ("ours", workload), ("c", workload), "rps")
         ratio(f"{workload}_p99_ratio", ("ours", workload), ("c", workload), "p99_ms")
         ratio(f"{workload}_cpu_ratio", ("ours", workload), ("c", workload), "cpu_us")
-    ratio("pushpop_minimal_rps_ratio", ("minimal", "pushpop"), ("c", "pushpop"), "rps")
-    ratio("pushpop_minimal_p99_ratio", ("minimal", "pushpop"), ("c", "pushpop"), "p99_ms")
-    ratio("pushpop_minimal_cpu_ratio", ("minimal", "pushpop"), ("c", "pushpop"), "cpu_us")
+    for variant in ("minimal", "logged"):
+        ratio(f"pushpop_{variant}_rps_ratio", (variant, "pushpop"), ("c", "pushpop"), "rps")
+        ratio(f"pushpop_{variant}_p99_ratio", (variant, "pushpop"), ("c", "pushpop"), "p99_ms")
+        ratio(f"pushpop_{variant}_cpu_ratio", (variant, "pushpop"), ("c", "pushpop"), "cpu_us")
     ratio("durable_ratio", ("durable", "pushpop"), ("ours", "pushpop"), "rps")
     ratio("durable_cpu_ratio", ("durable", "pushpop"), ("ours", "pushpop"), "cpu_us")
     # Sustained writes: each server's rate in its first and last window, and the ratio of each.
@@ -570,13 +571,13 @@ def cmd_report(args):
     out.write(f"{'workload':<10}{'server':<9}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'errors':>8}"
               f"{'req/s vs C':>22}{'p99 vs C':>20}{'CPU (user) µs':>15}{'CPU vs C':>24}\n")
     for workload in ("tree", "pushpop", "mix", "create"):
-        for server in ("c", "ours", "minimal", "durable"):
+        for server in ("c", "ours", "minimal", "logged", "durable"):
             row = rows.get((server, workload))
             if not row:
                 continue
             rate, p99, cpu = "", "", ""
             prefix = workload if server == "ours" else f"{workload}_{server}"
-            if server in ("ours", "minimal"):
+            if server in ("ours", "minimal", "logged"):
                 rate, p99, cpu = shown(f"{prefix}_rps_ratio"), shown(f"{prefix}_p99_ratio"), shown(f"{prefix}_cpu_ratio")
             if server == "durable":
                 rate, cpu = shown("durable_ratio", " mem"), shown("durable_cpu_ratio", " mem")
