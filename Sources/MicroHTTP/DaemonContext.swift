@@ -13,6 +13,7 @@ final class DaemonContext: Sendable {
     let handler: any HTTPHandler
     let maxBodyBytes: Int
     let trustedProxies: TrustedProxies
+    let connectionsPerAddress: ConnectionsPerAddress?
     let accessLog: (@Sendable (HTTPAccessRecord) -> Void)?
     /// Where libmicrohttpd's own messages go; nil writes them to stderr.
     let libraryLog: (@Sendable (String) -> Void)?
@@ -24,10 +25,12 @@ final class DaemonContext: Sendable {
         handler: any HTTPHandler,
         maxBodyBytes: Int,
         trustedProxies: TrustedProxies,
+        connectionsPerAddress: ConnectionsPerAddress?,
         accessLog: (@Sendable (HTTPAccessRecord) -> Void)?,
         libraryLog: (@Sendable (String) -> Void)?
     ) {
         self.trustedProxies = trustedProxies
+        self.connectionsPerAddress = connectionsPerAddress
         self.libraryLog = libraryLog
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes

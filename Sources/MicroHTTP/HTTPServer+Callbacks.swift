@@ -12,7 +12,9 @@ import Foundation
 // - a response made from a shared run retains it as its `cls`, released by releaseRun when
 //   libmicrohttpd destroys the response;
 // - url, method, header and upload pointers are valid during the call only, so they are
-//   copied into Swift values before it returns.
+//   copied into Swift values before it returns;
+// - a connection's `*socket_context` holds the DaemonContext's pointer as a mark only (the
+//   connection is counted for its client), never retained and never read through.
 
 /// A libmicrohttpd connection, for suspending and resuming it from other threads.
 ///
@@ -42,7 +44,41 @@ func acceptConnection(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<
     -> MHD_Result
 {
     guard let cls else { return .NO }
-    return Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().isStopping ? .NO : .YES
+    let daemon = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
+    if daemon.isStopping { return .NO }
+    if let limit = daemon.connectionsPerAddress, let address, let client = ClientAddress(address),
+        !limit.admits(client)
+    {
+        return .NO
+    }
+    return .YES
+}
+
+/// MHD_NotifyConnectionCallback, registered only with a per-client connection limit: counts a
+/// connection from when libmicrohttpd has set it up until it closes. `*socketContext` marks a
+/// counted connection (it holds `cls`, never read through), so a close is uncounted once only,
+/// and only for a connection that was counted.
+func notifyConnection(
+    _ cls: UnsafeMutableRawPointer?,
+    _ connection: OpaquePointer?,
+    _ socketContext: UnsafeMutablePointer<UnsafeMutableRawPointer?>?,
+    _ event: MHD_ConnectionNotificationCode
+) {
+    guard let cls, let connection, let socketContext,
+        let limit = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue().connectionsPerAddress,
+        let address = CMicroHTTPD_client_address(connection), let client = ClientAddress(address)
+    else { return }
+    switch event {
+    case .CONNECTION_NOTIFY_STARTED:
+        limit.opened(client)
+        socketContext.pointee = cls
+    case .CONNECTION_NOTIFY_CLOSED:
+        guard socketContext.pointee != nil else { return }
+        socketContext.pointee = nil
+        limit.closed(client)
+    default:
+        break
+    }
 }
 
 /// MHD_AccessHandlerCallback: called when headers arrive, for each body chunk, then

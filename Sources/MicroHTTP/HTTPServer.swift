@@ -36,6 +36,7 @@ public final class HTTPServer: Sendable {
             handler: handler,
             maxBodyBytes: configuration.maxBodyBytes,
             trustedProxies: configuration.trustedProxies,
+            connectionsPerAddress: configuration.connectionsPerAddress,
             accessLog: accessLog,
             libraryLog: libraryLog
         )
@@ -148,10 +149,14 @@ public final class HTTPServer: Sendable {
         if configuration.threads > 1 {
             options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
         }
-        if configuration.perAddressConnectionLimit > 0 {
+        // Our own count rather than libmicrohttpd's PER_IP_CONNECTION_LIMIT, which counts exact
+        // addresses (ConnectionsPerAddress): `acceptConnection` checks it, this callback counts.
+        if configuration.connectionsPerAddress != nil {
+            let notify: MHD_NotifyConnectionCallback = notifyConnection
             options.append(
                 MHD_OptionItem(
-                    option: .PER_IP_CONNECTION_LIMIT, value: configuration.perAddressConnectionLimit, ptr_value: nil))
+                    option: .NOTIFY_CONNECTION, value: Int(bitPattern: unsafeBitCast(notify, to: UnsafeRawPointer.self)),
+                    ptr_value: context.toOpaque()))
         }
         if tls.count == 2 {
             options.append(MHD_OptionItem(option: .HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(tls[0])))

@@ -12,8 +12,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var connectionTimeoutSeconds: Int
     /// Connections open at once; past it new ones are refused rather than queued unseen.
     public var connectionLimit: Int
-    /// Connections from one address at once; 0 means no per-address limit.
-    public var perAddressConnectionLimit: Int
+    /// Counts and limits the connections each client holds open (an IPv6 client by its
+    /// /64); nil, the default, for no per-client limit. Shared, so that metrics can read it.
+    public var connectionsPerAddress: ConnectionsPerAddress?
     /// Each connection's memory in libmicrohttpd: the request line and headers, the read
     /// buffer and the response headers. A request whose headers do not fit is refused (431).
     /// libmicrohttpd clears it between requests and every idle event stream holds one, so it
@@ -33,7 +34,7 @@ public struct HTTPServerConfiguration: Sendable {
         maxBodyBytes: Int = 1 << 20,
         connectionTimeoutSeconds: Int = 30,
         connectionLimit: Int = 4096,
-        perAddressConnectionLimit: Int = 0,
+        connectionsPerAddress: ConnectionsPerAddress? = nil,
         connectionMemoryBytes: Int = 16 * 1024,
         shutdownGraceSeconds: Double = 10,
         tls: TLSCredentials? = nil,
@@ -47,7 +48,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.connectionLimit = connectionLimit
-        self.perAddressConnectionLimit = perAddressConnectionLimit
+        self.connectionsPerAddress = connectionsPerAddress
         self.connectionMemoryBytes = connectionMemoryBytes
         self.shutdownGraceSeconds = shutdownGraceSeconds
     }

@@ -1,3 +1,4 @@
+public import MicroHTTP
 public import Presentation
 
 /// Settings of the API layer; the domain's own limits live in the store's `Limits`.
@@ -17,6 +18,8 @@ public struct APIConfiguration: Sendable {
     /// Sessions one client address may create or import a minute (`CreationRateLimit`);
     /// nil for no limit, the default, since behind a proxy every client has its address.
     public var creationsPerMinutePerAddress: Int?
+    /// The HTTP server's per-client connection count, when it has one: `/metrics` reports it.
+    public var connectionsPerAddress: ConnectionsPerAddress?
 
     public init(
         maxWaitSeconds: Int = 60,
@@ -25,7 +28,8 @@ public struct APIConfiguration: Sendable {
         creationKeysKept: Int = 10_000,
         adminToken: SessionTokenDigest? = nil,
         cors: CORSPolicy = CORSPolicy(),
-        creationsPerMinutePerAddress: Int? = nil
+        creationsPerMinutePerAddress: Int? = nil,
+        connectionsPerAddress: ConnectionsPerAddress? = nil
     ) {
         self.adminToken = adminToken
         self.cors = cors
@@ -34,5 +38,6 @@ public struct APIConfiguration: Sendable {
         self.maxJSONDepth = maxJSONDepth
         self.creationKeysKept = creationKeysKept
         self.creationsPerMinutePerAddress = creationsPerMinutePerAddress
+        self.connectionsPerAddress = connectionsPerAddress
     }
 }

@@ -76,6 +76,17 @@ extension PresentationAPI {
                 help: "Creations let through uncounted because the creation rate limit kept its most addresses.",
                 Double(untracked))
         }
+        if let connections = configuration.connectionsPerAddress {
+            let (clients, refused) = connections.counts
+            text.single(
+                "presentation_connection_clients", type: "gauge",
+                help: "Clients (an IPv6 client by its /64) holding a connection open, counted for --max-connections-per-ip.",
+                Double(clients))
+            text.single(
+                "presentation_connections_refused_per_client_total", type: "counter",
+                help: "Connections closed at once because their client held --max-connections-per-ip already.",
+                Double(refused))
+        }
         if let storage = store.journalStatistics {
             text.add(storage)
         }

@@ -60,8 +60,11 @@ struct Options {
         Setting(flag: "--max-connections", environment: "MAX_CONNECTIONS", help: "connections open at once (default 4096)") {
             $0.server.connectionLimit = try integer($1, "--max-connections", 1...1_000_000)
         },
-        Setting(flag: "--max-connections-per-ip", environment: "MAX_CONNECTIONS_PER_IP", help: "connections from one address, 0 for no limit (default 0)") {
-            $0.server.perAddressConnectionLimit = try integer($1, "--max-connections-per-ip", 0...1_000_000)
+        Setting(flag: "--max-connections-per-ip", environment: "MAX_CONNECTIONS_PER_IP", help: "connections one client holds open, an IPv6 client by its /64; 0 for no limit (default 0)") {
+            let limit = try integer($1, "--max-connections-per-ip", 0...1_000_000)
+            // One counter: the server limits with it, /metrics reads it.
+            $0.server.connectionsPerAddress = limit == 0 ? nil : ConnectionsPerAddress(limit: limit)
+            $0.api.connectionsPerAddress = $0.server.connectionsPerAddress
         },
         Setting(
             flag: "--create-rate-per-ip", environment: "CREATE_RATE_PER_IP",

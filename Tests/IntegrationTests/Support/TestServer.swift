@@ -33,6 +33,7 @@ final class TestServer: Sendable {
             threads: 2,
             maxBodyBytes: maxBodyBytes,
             connectionTimeoutSeconds: 10,
+            connectionsPerAddress: api.connectionsPerAddress,
             shutdownGraceSeconds: 2
         )
         // As the executable does: every answered request is counted for /metrics.
