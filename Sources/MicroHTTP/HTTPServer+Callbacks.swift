@@ -47,17 +47,17 @@ func acceptConnection(_ cls: UnsafeMutableRawPointer?, _ address: UnsafePointer<
     let daemon = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
     if daemon.isStopping { return .NO }
     if let limit = daemon.connectionsPerAddress, let address, let client = ClientAddress(address),
-        !limit.admits(client)
+        !limit.admit(client)
     {
         return .NO
     }
     return .YES
 }
 
-/// MHD_NotifyConnectionCallback, registered only with a per-client connection limit: counts a
-/// connection from when libmicrohttpd has set it up until it closes. `*socketContext` marks a
-/// counted connection (it holds `cls`, never read through), so a close is uncounted once only,
-/// and only for a connection that was counted.
+/// MHD_NotifyConnectionCallback, registered only with a per-client connection limit: keeps a
+/// connection's place (`acceptConnection` took it) from when libmicrohttpd has set it up until
+/// it closes. `*socketContext` marks a counted connection (it holds `cls`, never read
+/// through), so a close gives a place back once only, and only for a connection counted.
 func notifyConnection(
     _ cls: UnsafeMutableRawPointer?,
     _ connection: OpaquePointer?,
