@@ -87,7 +87,10 @@ public final class LineOutput: Sendable {
         waiting.bytes.removeAll(keepingCapacity: true)
     }
 
-    /// Every byte, through partial writes and interruptions; gives up on any other error.
+    /// Every byte, through partial writes and interruptions, and on a non-blocking descriptor
+    /// (a runtime may hand one over as stdout) through a full pipe, waiting up to `patience`
+    /// each time for its reader: a batch written in part would end the log mid-line. Gives up
+    /// on any other error, or on a reader that stopped reading.
     private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard var next = bytes.baseAddress else { return }
         var left = bytes.count
@@ -95,10 +98,23 @@ public final class LineOutput: Sendable {
             let written = Glibc.write(descriptor, next, left)
             if written < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK, writable(within: Self.patienceMilliseconds) { continue }
                 return
             }
             next += written
             left -= written
+        }
+    }
+
+    /// How long a write waits for a full pipe's reader, each time it is full.
+    private static let patienceMilliseconds: Int32 = 1000
+
+    private func writable(within milliseconds: Int32) -> Bool {
+        var waiting = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        while true {
+            let ready = poll(&waiting, 1, milliseconds)
+            if ready < 0, errno == EINTR { continue }
+            return ready > 0 && waiting.revents & Int16(POLLOUT) != 0
         }
     }
 }

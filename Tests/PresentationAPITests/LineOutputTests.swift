@@ -163,3 +163,30 @@ struct LineOutputTests {
         }
     }
 }
+
+extension LineOutputTests {
+    @Test("On a non-blocking descriptor a batch larger than the pipe waits for its reader and arrives whole")
+    func nonBlockingPipe() throws {
+        let pipe = try TestPipe()
+        _ = fcntl(pipe.writeEnd, F_SETFL, fcntl(pipe.writeEnd, F_GETFL) | O_NONBLOCK)
+        let size = 1 << 20
+        let output = LineOutput(descriptor: pipe.writeEnd, delay: .seconds(600), capacity: size + 1)
+        // A reader that starts late and reads slowly, while the write waits for it.
+        let received = Mutex("")
+        let reader = Thread {
+            usleep(50_000)
+            var text = ""
+            let deadline = Date().addingTimeInterval(30)
+            while text.utf8.count < size + 1, Date() < deadline {
+                text += pipe.available()
+                usleep(1_000)
+            }
+            received.withLock { $0 = text }
+        }
+        reader.start()
+        send(String(repeating: "x", count: size), to: output, now: true)
+        let deadline = Date().addingTimeInterval(30)
+        while received.withLock({ $0.isEmpty }), Date() < deadline { usleep(1_000) }
+        #expect(received.withLock { $0 } == String(repeating: "x", count: size) + "\n")
+    }
+}
