@@ -150,7 +150,8 @@ public final class HTTPServer: Sendable {
             options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
         }
         // Our own count rather than libmicrohttpd's PER_IP_CONNECTION_LIMIT, which counts exact
-        // addresses (ConnectionsPerAddress): `acceptConnection` checks it, this callback counts.
+        // addresses (ConnectionsPerAddress): `acceptConnection` takes a place, this callback
+        // keeps it while the connection lives and gives it back when it closes.
         if configuration.connectionsPerAddress != nil {
             let notify: MHD_NotifyConnectionCallback = notifyConnection
             options.append(
