@@ -8,7 +8,7 @@ import Synchronization
 /// Log lines for a file descriptor, gathered and written in batches: an access log's stdout.
 ///
 /// A write(2) a line is what a log costs most. Into a pipe, as a container runtime reads a
-/// server's stdout, it added 8.6 µs of CPU to a push/pop of 15.5, most of it the kernel's
+/// server's stdout, it added 4.5-8.6 µs of CPU to a push/pop of 15.5, most of it the kernel's
 /// (docs/performance.md, item 92). Here lines wait in one buffer and go out together: when
 /// `capacity` bytes wait, or `delay` after the first of them, whichever comes first. A busy
 /// server fills the buffer long before the delay; a quiet one writes a few times a second.
