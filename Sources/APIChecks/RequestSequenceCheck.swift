@@ -61,6 +61,11 @@ public enum RequestSequenceCheck {
         var sessions = [try! store.create(root: try! ScreenSpec(name: "home"), now: start)]
         sessions.append(try! store.create(root: try! ScreenSpec(name: "other"), now: start))
         var tokens = sessions.map(\.token.rawValue)
+        // Whether a session's token has been written into what the server keeps: a request
+        // that carried it in its body (as a screen's name, a param) and was answered 2xx may
+        // have stored it, and a later answer may then show it back as that data. Carried in a
+        // header (authorization) it is not kept, and an answer showing it still breaks the rule.
+        var stored = tokens.map { _ in false }
         var report = Report()
         var waiting: [HTTPDeferredResponse] = []
         defer { api.beginShutdown() }
@@ -90,7 +95,7 @@ public enum RequestSequenceCheck {
             report.statuses.append(status)
             for index in sessions.indices {
                 let carried = contains(request, tokens[index])
-                if !carried, answer.contains(tokens[index]) {
+                if !carried, !stored[index], answer.contains(tokens[index]) {
                     throw Violation("\(request.method) \(request.path) without session \(index)'s token got it back")
                 }
                 let after = store.session(sessions[index].session.id)
@@ -101,6 +106,11 @@ public enum RequestSequenceCheck {
                         throw Violation("session \(index)'s token changed, and the answer does not give the new one")
                     }
                     tokens[index] = fresh
+                    stored[index] = false
+                } else if (200..<300).contains(status),
+                    String(decoding: request.body, as: UTF8.self).contains(tokens[index])
+                {
+                    stored[index] = true
                 }
                 if let after, let before = before[index], after.revision == before.revision + 1 {
                     try checkAnswer(answer, of: after, token: tokens[index], against: reference, request)
