@@ -88,7 +88,7 @@ public final class LineOutput: Sendable {
     }
 
     /// Every byte, through partial writes and interruptions, and on a non-blocking descriptor
-    /// (a runtime may hand one over as stdout) through a full pipe, waiting up to `patience`
+    /// (a runtime may hand one over as stdout) through a full pipe, waiting up to a second
     /// each time for its reader: a batch written in part would end the log mid-line. Gives up
     /// on any other error, or on a reader that stopped reading.
     private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) {
