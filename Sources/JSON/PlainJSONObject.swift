@@ -2,8 +2,8 @@
 /// through the bodies that nearly every write carries (`{"screen": "detail", "params": {...}}`).
 ///
 /// Plain means: keys and strings of printable ASCII with no escape; values that are such
-/// strings, `null`, or (as members of the outer object) objects whose own values are such
-/// strings, numbers without an exponent, `true`, `false` or `null`. Anything else (an escape,
+/// strings, numbers without an exponent, `null`, or (as members of the outer object) objects
+/// whose own values are such strings, numbers, `true`, `false` or `null`. Anything else (an escape,
 /// a byte above ASCII, an array, deeper nesting, a grammar error, a limit reached) makes the
 /// read give up and return false; the caller then parses with `JSONParser`, which accepts
 /// it or refuses it with its exact error. So what this accepts, the parser accepts the same
@@ -19,6 +19,11 @@ public enum PlainJSONObject {
         case string(UnsafeBufferPointer<UInt8>)
         /// An object of plain scalars, as compact text.
         case object(JSONText)
+        /// An object whose members are plain, as its bytes (only with `nestedMembers`).
+        case members(UnsafeBufferPointer<UInt8>)
+        /// A number without an exponent, as its bytes. The caller reads it; a number that is
+        /// not followed by a separator (`01`, `1e5`) makes the whole read give up.
+        case number(UnsafeBufferPointer<UInt8>)
         case null
     }
 
@@ -30,8 +35,12 @@ public enum PlainJSONObject {
     /// returns true. False when `bytes` is not a plain object within the parser's limits
     /// (`maxDepth` as `JSONParser` counts it, `maxStringBytes` for keys and strings), or when
     /// `member` returned false. Duplicate keys of the outer object are the caller's to refuse.
+    ///
+    /// With `nestedMembers`, a member that is an object comes as `.members`, its bytes to read
+    /// with this function again (at `maxDepth - 1`), and may itself hold objects of scalars:
+    /// one level more, for a body such as a creation's, `{"root": {"screen": ..., "params": {...}}}`.
     public static func forEachMember(
-        in bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, maxStringBytes: Int,
+        in bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int, maxStringBytes: Int, nestedMembers: Bool = false,
         _ member: (_ key: UnsafeBufferPointer<UInt8>, _ value: Value) -> Bool
     ) -> Bool {
         guard maxDepth >= 1 else { return false }
@@ -54,11 +63,15 @@ public enum PlainJSONObject {
                 case .letterN?:
                     guard scanner.take("null") else { return false }
                     value = .null
+                case .openBrace? where nestedMembers:
+                    guard maxDepth >= 2, let members = scanner.membersObject() else { return false }
+                    value = .members(members)
                 case .openBrace?:
                     guard maxDepth >= 2, let text = scanner.nestedObject() else { return false }
                     value = .object(text)
                 default:
-                    return false
+                    guard let number = scanner.plainNumber() else { return false }
+                    value = .number(number)
                 }
                 guard member(key, value) else { return false }
                 scanner.skipWhitespace()
@@ -127,20 +140,21 @@ public enum PlainJSONObject {
         /// exponent, or a digit after a leading zero, and what follows a value must then be a
         /// separator: so those are refused here, and left to the parser (an exponent needs its
         /// range check). So is an integer part long enough to overflow a `Double`.
-        mutating func plainNumber() -> Bool {
+        mutating func plainNumber() -> UnsafeBufferPointer<UInt8>? {
+            let start = index
             _ = take(.minus)
             let integerStart = index
-            guard let first = peek(), first.isDigit else { return false }
+            guard let first = peek(), first.isDigit else { return nil }
             index += 1
             if first != .digitZero {
                 while let byte = peek(), byte.isDigit { index += 1 }
             }
-            guard index - integerStart <= 308 else { return false }
+            guard index - integerStart <= 308 else { return nil }
             if take(.period) {
-                guard let digit = peek(), digit.isDigit else { return false }
+                guard let digit = peek(), digit.isDigit else { return nil }
                 while let byte = peek(), byte.isDigit { index += 1 }
             }
-            return true
+            return UnsafeBufferPointer(rebasing: bytes[start..<index])
         }
 
         /// A nested object of plain scalars at the read position, as the text the writer would
@@ -148,6 +162,29 @@ public enum PlainJSONObject {
         /// size, since the session keeps it. Most clients send no blanks: then it is a copy.
         mutating func nestedObject() -> JSONText? {
             let start = index
+            guard let blanks = skipNestedObject() else { return nil }
+            let source = UnsafeBufferPointer(rebasing: bytes[start..<index])
+            if blanks == 0 { return JSONText(writtenBy: String(decoding: source, as: UTF8.self)) }
+            return JSONText(writtenBy: String(unsafeUninitializedCapacity: source.count - blanks) { text in
+                // Its strings have no escapes, so every quote opens or closes one.
+                var written = 0
+                var inString = false
+                for byte in source {
+                    if byte == .quote {
+                        inString.toggle()
+                    } else if !inString, byte == .space || byte == .tab || byte == .lineFeed || byte == .carriageReturn {
+                        continue
+                    }
+                    text[written] = byte
+                    written += 1
+                }
+                return written
+            })
+        }
+
+        /// Steps over a nested object of plain scalars, checked as `nestedObject` reads it: how
+        /// many blanks it holds between its tokens, or nil when it is not one.
+        mutating func skipNestedObject() -> Int? {
             guard take(.openBrace) else { return nil }
             var blanks = 0
             let checked = withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: PlainJSONObject.maxNestedMembers) {
@@ -173,24 +210,33 @@ public enum PlainJSONObject {
                 } while take(.comma)
                 return take(.closeBrace)
             }
-            guard checked else { return nil }
-            let source = UnsafeBufferPointer(rebasing: bytes[start..<index])
-            if blanks == 0 { return JSONText(writtenBy: String(decoding: source, as: UTF8.self)) }
-            return JSONText(writtenBy: String(unsafeUninitializedCapacity: source.count - blanks) { text in
-                // Its strings have no escapes, so every quote opens or closes one.
-                var written = 0
-                var inString = false
-                for byte in source {
-                    if byte == .quote {
-                        inString.toggle()
-                    } else if !inString, byte == .space || byte == .tab || byte == .lineFeed || byte == .carriageReturn {
-                        continue
+            return checked ? blanks : nil
+        }
+
+        /// Steps over an object whose values are plain scalars or nested objects of them, to
+        /// find its end: its bytes, which the caller reads again with `forEachMember`, and
+        /// which that read checks in full (its keys, and how deep it nests).
+        mutating func membersObject() -> UnsafeBufferPointer<UInt8>? {
+            let start = index
+            guard take(.openBrace) else { return nil }
+            skipWhitespace()
+            if !take(.closeBrace) {
+                repeat {
+                    skipWhitespace()
+                    guard plainString() != nil else { return nil }
+                    skipWhitespace()
+                    guard take(.colon) else { return nil }
+                    skipWhitespace()
+                    if peek() == .openBrace {
+                        guard skipNestedObject() != nil else { return nil }
+                    } else {
+                        guard plainScalar() else { return nil }
                     }
-                    text[written] = byte
-                    written += 1
-                }
-                return written
-            })
+                    skipWhitespace()
+                } while take(.comma)
+                guard take(.closeBrace) else { return nil }
+            }
+            return UnsafeBufferPointer(rebasing: bytes[start..<index])
         }
 
         /// Steps over a plain string (with its quotes), a number, `true`, `false` or `null`.
@@ -200,7 +246,7 @@ public enum PlainJSONObject {
             case .letterT?: take("true")
             case .letterF?: take("false")
             case .letterN?: take("null")
-            default: plainNumber()
+            default: plainNumber() != nil
             }
         }
     }

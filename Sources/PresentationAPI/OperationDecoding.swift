@@ -32,6 +32,20 @@ enum OperationDecoding {
         return Step(operation: operation, expectedTop: expectedTop)
     }
 
+    /// A creation's body: `{"root": <screen request>, "ttl"?: seconds}`, the root screen and
+    /// the lifetime asked for.
+    static func creation(from fields: inout FieldReader) throws -> (root: ScreenSpec, timeToLive: Int?) {
+        guard var rootFields = try fields.object("root") else { throw APIError.missingField(pointer: "/root") }
+        let root = try screen(from: &rootFields)
+        try rootFields.finish()
+        let timeToLive = try fields.integer("ttl", in: timeToLiveRange)
+        try fields.finish()
+        return (root, timeToLive)
+    }
+
+    /// The seconds a creator may ask a session to live; the server's own limit caps them later.
+    static let timeToLiveRange = 1...Int(Int32.max)
+
     /// `{"operations": [{"op": "push", ...}, ...]}`.
     static func batch(from fields: inout FieldReader, limit: Int) throws -> [Step] {
         guard let operations = try fields.array("operations") else { throw APIError.missingField(pointer: "/operations") }

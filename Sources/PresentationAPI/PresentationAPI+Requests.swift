@@ -82,6 +82,14 @@ extension PresentationAPI {
         return OperationDecoding.plainScreenStep(kind, body: request.body, parser: parser)
     }
 
+    /// A creation's root and lifetime when its body is plain JSON of the right media type,
+    /// read without a tree (`OperationDecoding.plainCreation`); nil sends the request through
+    /// `bodyFields`, as `plainStep` does.
+    func plainCreation(_ request: HTTPRequest) -> (root: ScreenSpec, timeToLive: Int?)? {
+        guard !request.body.isEmpty, Self.declaresJSON(request.headers) else { return nil }
+        return OperationDecoding.plainCreation(body: request.body, parser: parser)
+    }
+
     /// An integer query argument within `range`, or nil when absent.
     func integerQuery(_ name: String, _ request: HTTPRequest, in range: ClosedRange<Int>) throws(APIError) -> Int? {
         guard request.hasQuery(name) else { return nil }

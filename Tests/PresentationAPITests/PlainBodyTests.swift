@@ -135,6 +135,122 @@ struct PlainBodyTests {
     }
 }
 
+/// The same for a creation's body (`OperationDecoding.plainCreation`), whose root screen
+/// request nests one level deeper than a push's.
+@Suite("Plain creation bodies, read without a tree")
+struct PlainCreationBodyTests {
+    /// What the general path makes of `body`: the root and lifetime, or nil when it refuses the body.
+    static func general(_ body: [UInt8], _ parser: JSONParser) -> Creation? {
+        guard let value = try? parser.parse(body), var fields = try? FieldReader(value),
+            let (root, timeToLive) = try? OperationDecoding.creation(from: &fields)
+        else { return nil }
+        return Creation(root: root, timeToLive: timeToLive)
+    }
+
+    static func plain(_ body: [UInt8], _ parser: JSONParser) -> Creation? {
+        OperationDecoding.plainCreation(body: body, parser: parser).map { Creation(root: $0.root, timeToLive: $0.timeToLive) }
+    }
+
+    struct Creation: Equatable {
+        let root: ScreenSpec
+        let timeToLive: Int?
+    }
+
+    @Test("Common bodies take the fast way, and it reads them as the parser does")
+    func common() throws {
+        let parser = JSONParser()
+        let bodies = [
+            #"{"root":{"screen":"inbox","title":"Inbox","params":{"folder":"all"}}}"#,
+            #"{"root":{"screen":"inbox"}}"#,
+            #"{"ttl":3600,"root":{"screen":"inbox","params":{"n":-1.5,"ok":true,"none":null}}}"#,
+            #"{ "root" : { "params" : { } , "screen" : "a" } , "ttl" : 2147483647 }"#,
+            #"{"root":{"screen":"a","title":null,"params":null},"ttl":null}"#,
+            "{\n  \"root\": {\n    \"screen\": \"a\"\n  },\n  \"ttl\": 1\n}\n",
+        ]
+        for body in bodies {
+            let bytes = Array(body.utf8)
+            let plain = try #require(Self.plain(bytes, parser), "\(body)")
+            #expect(plain == Self.general(bytes, parser), "\(body)")
+        }
+        let read = try #require(Self.plain(Array(bodies[2].utf8), parser))
+        #expect(read.timeToLive == 3600)
+        #expect(read.root.name == "inbox")
+        #expect(read.root.paramsText.description == #"{"n":-1.5,"ok":true,"none":null}"#)
+    }
+
+    @Test("Bodies it cannot take as they are go to the general path, valid or not")
+    func leftToTheParser() {
+        let parser = JSONParser()
+        let bodies = [
+            #"{"root":{"screen":"détail"}}"#,  // an escape
+            #"{"root":{"screen":"a","params":{"inner":{"x":1}}}}"#,  // nested once more
+            #"{"root":{"screen":"a","from":"s1"}}"#,  // a route's member, unknown in a root
+            #"{"root":{"screen":"a","style":"sheet"}}"#,
+            #"{"root":{"screen":"a"},"root":{"screen":"b"}}"#,  // a duplicate key
+            #"{"root":{"screen":"a","screen":"b"}}"#,
+            #"{"root":{"screen":"a"},"ttl":1,"ttl":2}"#,
+            #"{"root":{"screen":"a"},"ttl":0}"#,  // out of range
+            #"{"root":{"screen":"a"},"ttl":2147483648}"#,
+            #"{"root":{"screen":"a"},"ttl":-5}"#,
+            #"{"root":{"screen":"a"},"ttl":1.5}"#,  // not whole
+            #"{"root":{"screen":"a"},"ttl":60.0}"#,  // whole, but spelt as a fraction
+            #"{"root":{"screen":"a"},"ttl":01}"#,  // a leading zero, which JSON refuses
+            #"{"root":{"screen":"a"},"ttl":1e3}"#,  // an exponent
+            #"{"root":{"screen":"a"},"ttl":"60"}"#,
+            #"{"root":null}"#,
+            #"{"root":"inbox"}"#,
+            #"{"ttl":60}"#,  // no root
+            #"{"root":{"title":"x"}}"#,  // no screen
+            #"{"root":{"screen":"a"},"tll":60}"#,  // unknown member
+            #"{"root":{"screen":"a"}} x"#,
+            #"{"root":{"screen":"a"}"#,
+        ]
+        for body in bodies {
+            #expect(Self.plain(Array(body.utf8), parser) == nil, "\(body)")
+        }
+        // Some of those are valid, and the general path takes them.
+        for valid in [#"{"root":{"screen":"détail"}}"#, #"{"root":{"screen":"a","params":{"inner":{"x":1}}}}"#] {
+            #expect(Self.general(Array(valid.utf8), parser) != nil, "\(valid)")
+        }
+    }
+
+    @Test("The parser's limits hold on the fast way too")
+    func limits() {
+        let body = Array(#"{"root":{"screen":"inbox","params":{"key":"twelve bytes"}}}"#.utf8)
+        #expect(Self.plain(body, JSONParser()) != nil)
+        #expect(Self.plain(body, JSONParser(maxDepth: 3)) != nil)
+        for parser in [JSONParser(maxDepth: 2), JSONParser(maxDepth: 1), JSONParser(maxStringBytes: 11), JSONParser(maxDepth: 0)] {
+            #expect(Self.plain(body, parser) == nil)
+            #expect(Self.general(body, parser) == nil)
+        }
+    }
+
+    @Test("On 20,000 generated bodies the fast way agrees with the general path wherever it answers")
+    func generated() throws {
+        var generator = BodyGenerator(seed: 0xc0ff_ee00)
+        let parsers = [JSONParser(), JSONParser(maxDepth: 2), JSONParser(maxStringBytes: 6)]
+        var taken = 0
+        var takenWithLifetime = 0
+        var leftValid = 0
+        for round in 0..<20_000 {
+            let body = generator.creationBody()
+            let parser = parsers[round % 7 == 0 ? 1 + round % 2 : 0]
+            let general = Self.general(body, parser)
+            guard let plain = Self.plain(body, parser) else {
+                if general != nil { leftValid += 1 }
+                continue
+            }
+            taken += 1
+            if plain.timeToLive != nil { takenWithLifetime += 1 }
+            try #require(plain == general, "\(String(decoding: body, as: UTF8.self))")
+        }
+        // The generator must exercise both ways, or the comparison proves little.
+        #expect(taken > 600)
+        #expect(takenWithLifetime > 300)
+        #expect(leftValid > 300)
+    }
+}
+
 /// Screen bodies that are mostly plain, with a few of everything that is not.
 struct BodyGenerator {
     var state: UInt64
@@ -188,11 +304,29 @@ struct BodyGenerator {
         return blank() + text + blank()
     }
 
-    /// A screen body; `styled`, with a `style` member too, as a present's has (mostly one that
-    /// shows a screen), and now and then `navigation`.
-    mutating func body(styled: Bool = false) -> [UInt8] {
-        let outer = [#""screen""#, #""params""#, #""title""#, #""from""#] + (styled ? [#""style""#] : [])
-        let extra = outer + [#""parmas""#, #""scr\u0065en""#] + (styled ? [#""navigation""#, #""alert""#] : [#""style""#])
+    /// A creation's body: mostly a root screen request and now and then a lifetime, of every
+    /// spelling (valid or not, in range or not).
+    mutating func creationBody() -> [UInt8] {
+        let outer = [#""root""#, #""ttl""#]
+        let text = object(keys: outer, extra: outer + [#""tll""#, #""from""#]) { generator, key in
+            switch (key, generator.next(10)) {
+            case (#""root""#, 0..<9): return String(decoding: generator.body(root: true), as: UTF8.self)
+            case (#""ttl""#, 0..<6): return generator.pick(["1", "60", "3600", "86400", "2147483647", "null"])
+            case (#""ttl""#, _):
+                return generator.pick(["0", "-5", "1.5", "60.0", "01", "1e3", "2147483648", "99999999999999999999", #""60""#, "{}"])
+            default: return generator.scalar()
+            }
+        }
+        return Array(text.utf8)
+    }
+
+    /// A screen body (`root`: a creation's root, which has no `from`); `styled`, with a `style`
+    /// member too, as a present's has (mostly one that shows a screen), and now and then `navigation`.
+    mutating func body(styled: Bool = false, root: Bool = false) -> [UInt8] {
+        let outer = [#""screen""#, #""params""#, #""title""#] + (root ? [] : [#""from""#]) + (styled ? [#""style""#] : [])
+        let extra =
+            outer + [#""parmas""#, #""scr\u0065en""#] + (styled ? [#""navigation""#, #""alert""#] : [#""style""#])
+            + (root ? [#""from""#] : [])
         let text = object(keys: outer, extra: extra) { generator, key in
             switch (key, generator.next(8)) {
             case (#""style""#, 0..<7):
