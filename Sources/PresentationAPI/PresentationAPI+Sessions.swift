@@ -8,15 +8,14 @@ extension PresentationAPI {
     /// With durable storage the answer comes once the session is on disk; the connection is
     /// parked meanwhile, as for a change, so no worker thread waits for the fsync.
     func createSession(_ request: HTTPRequest) throws -> HTTPReply {
-        var fields = try bodyFields(of: request, allowEmpty: false)
-        guard var rootFields = try fields.object("root") else { throw APIError.missingField(pointer: "/root") }
-        let root = try OperationDecoding.screen(from: &rootFields)
-        try rootFields.finish()
-        let timeToLive = try fields.integer("ttl", in: 1...Int(Int32.max))
-        try fields.finish()
+        let (root, timeToLive) = try plainCreation(request) ?? {
+            var fields = try bodyFields(of: request, allowEmpty: false)
+            return try OperationDecoding.creation(from: &fields)
+        }()
         let key = try idempotencyKey(request)
         let store = store
-        let fingerprint = Fingerprint.of(route: "create", body: request.body)
+        // Only a keyed creation is ever compared with another, as a change's fingerprint is.
+        let fingerprint = key == nil ? [] : Fingerprint.of(route: "create", body: request.body)
         return answerCreation(key: key, fingerprint: fingerprint, timeToLive: timeToLive, from: request) { done in
             store.create(root: root, timeToLive: timeToLive, now: self.now(), completion: done)
         }
@@ -43,8 +42,8 @@ extension PresentationAPI {
                         let session = created.session
                         var writer = JSONWriter()
                         writer.write(session: session, token: created.token, timeToLive: limits.timeToLive(requested: timeToLive))
-                        var response = HTTPResponse.json(writer.bytes, status: .created, revision: session.revision)
-                        response.headers.set("Location", "/v1/sessions/\(session.id.rawValue)")
+                        let response = HTTPResponse.created(
+                            writer.bytes, revision: session.revision, location: "/v1/sessions/" + session.id.rawValue)
                         return ReplyCache.CreationReply(fingerprint: fingerprint, response: response)
                     })
             }

@@ -177,11 +177,23 @@ extension HTTPResponse {
         self.json(body: .shared(json), status: .ok, revision: revision)
     }
 
+    /// A new session's answer: 201, its JSON and where it lives.
+    static func created(_ body: [UInt8], revision: Int, location: String) -> HTTPResponse {
+        HTTPResponse(
+            status: .created,
+            headers: HTTPHeaders(fields: [
+                jsonType, noStore, (name: "ETag", value: ETag.value(for: revision)), (name: "Location", value: location),
+            ]),
+            body: .bytes(body))
+    }
+
     private static func json(body: Body, status: HTTPStatus, revision: Int?) -> HTTPResponse {
         // One array literal, allocated once: nearly every answer comes through here.
-        let json = (name: "Content-Type", value: "application/json")
-        let noStore = (name: "Cache-Control", value: "no-store")
-        let fields = revision.map { [json, noStore, (name: "ETag", value: ETag.value(for: $0))] } ?? [json, noStore]
+        let fields = revision.map { [jsonType, noStore, (name: "ETag", value: ETag.value(for: $0))] } ?? [jsonType, noStore]
         return HTTPResponse(status: status, headers: HTTPHeaders(fields: fields), body: body)
     }
+
+    // Computed, so each answer's array is built from literals with no global to check first.
+    private static var jsonType: HTTPHeaders.Field { (name: "Content-Type", value: "application/json") }
+    private static var noStore: HTTPHeaders.Field { (name: "Cache-Control", value: "no-store") }
 }
