@@ -206,9 +206,19 @@ struct ExecutableTests {
         // A direct client cannot borrow another's allowance by naming it.
         #expect(try create(from: "127.0.0.2", forwardedFor: "203.0.113.11") == "201")
         #expect(try create(from: "127.0.0.2", forwardedFor: "203.0.113.12") == "429")
+        // Behind a proxy the handler has the request's other headers as ever (a media type
+        // it refuses), and the client is still the one the proxy named.
+        let typed = try Curl.run(
+            ["-s", "-o", "/dev/null", "-w", "%{http_code}", "--interface", "127.0.0.1", base]
+                + ["-H", "X-Forwarded-For: 203.0.113.14", "-H", "Content-Type: text/plain", "-d", #"{"root": {"screen": "inbox"}}"#])
+        #expect(typed == "415")
         #expect(try server.terminate() == 0)
         let clients = server.logLines().filter { $0["event"] as? String == "request" }.map { $0["client"] as? String ?? "-" }
-        #expect(clients == ["203.0.113.9", "203.0.113.9", "203.0.113.9", "203.0.113.10", "203.0.113.13", "127.0.0.2", "127.0.0.2"])
+        #expect(
+            clients == [
+                "203.0.113.9", "203.0.113.9", "203.0.113.9", "203.0.113.10", "203.0.113.13", "127.0.0.2", "127.0.0.2",
+                "203.0.113.14",
+            ])
     }
 
     /// Whether this machine has an IPv6 loopback to listen on (CI machines may not).
