@@ -5,7 +5,7 @@ enum Base64URL {
     /// Written into the string's own storage, three bytes at a time: every new session's
     /// token goes through here, and slices of the input and an array for the output made it
     /// 3,400 instructions (docs/performance.md, item 85).
-    static func encode(_ bytes: [UInt8]) -> String {
+    static func encode(_ bytes: UnsafeRawBufferPointer) -> String {
         String(unsafeUninitializedCapacity: (bytes.count * 4 + 2) / 3) { output in
             var written = 0
             var index = 0
@@ -60,11 +60,4 @@ enum Base64URL {
         string.utf8.count == length && string.utf8.allSatisfy { value(of: $0) != nil }
     }
 
-    /// `count` bytes from the system's secure generator (`SecureRandom`).
-    static func randomBytes(count: Int) -> [UInt8] {
-        [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            SecureRandom.fill(UnsafeMutableRawBufferPointer(buffer))
-            initialized = count
-        }
-    }
 }

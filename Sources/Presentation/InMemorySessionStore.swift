@@ -11,8 +11,8 @@ public final class InMemorySessionStore: SessionStore {
     let journal: (any SessionJournal)?
     /// The time that leases are measured against; injected so that expiry can be tested exactly.
     let clock: @Sendable () -> Date
-    private let makeID: @Sendable () -> SessionID
-    private let makeToken: @Sendable () -> SessionToken
+    /// A new session's id and token.
+    private let makeIdentity: @Sendable () -> (SessionID, SessionToken)
     let shards: [SessionShard]
     let sessionCount = Atomic<Int>(0)
 
@@ -24,14 +24,18 @@ public final class InMemorySessionStore: SessionStore {
         limits: Limits = .default,
         journal: (any SessionJournal)? = nil,
         clock: @escaping @Sendable () -> Date = Date.init,
-        makeID: @escaping @Sendable () -> SessionID = SessionID.random,
-        makeToken: @escaping @Sendable () -> SessionToken = SessionToken.random
+        makeID: (@Sendable () -> SessionID)? = nil,
+        makeToken: (@Sendable () -> SessionToken)? = nil
     ) {
         self.limits = limits
         self.journal = journal
         self.clock = clock
-        self.makeID = makeID
-        self.makeToken = makeToken
+        if makeID == nil, makeToken == nil {
+            makeIdentity = Self.randomIdentity
+        } else {
+            let makeID = makeID ?? SessionID.random, makeToken = makeToken ?? SessionToken.random
+            makeIdentity = { (makeID(), makeToken()) }
+        }
         self.shards = (0..<Self.shardCount).map { _ in SessionShard() }
     }
 
@@ -81,8 +85,8 @@ public final class InMemorySessionStore: SessionStore {
         -> (NewSession, SessionEntry, SessionLease)
     {
         // Checked once before taking a slot, so a bad document costs nothing; the id is only a placeholder.
-        _ = try Session(
-            id: makeID(), tokenDigest: SessionTokenDigest(of: makeToken()), restoring: snapshot, limits: limits)
+        let (placeholder, token) = makeIdentity()
+        _ = try Session(id: placeholder, tokenDigest: SessionTokenDigest(of: token), restoring: snapshot, limits: limits)
         return try insertHidden(timeToLive: timeToLive, now: now) { id, token throws(PresentationError) in
             try Session(id: id, tokenDigest: SessionTokenDigest(of: token), restoring: snapshot, limits: limits)
         }
@@ -148,10 +152,10 @@ public final class InMemorySessionStore: SessionStore {
         try reserveSlot()
         let lease = SessionLease(timeToLive: limits.timeToLive(requested: timeToLive), lastAccess: now)
         for _ in 0..<Self.idAttempts {
-            let token = makeToken()
+            let (id, token) = makeIdentity()
             let session: Session
             do {
-                session = try make(makeID(), token)
+                session = try make(id, token)
             } catch {
                 sessionCount.subtract(1, ordering: .relaxed)
                 throw error
@@ -168,6 +172,20 @@ public final class InMemorySessionStore: SessionStore {
         }
         sessionCount.subtract(1, ordering: .relaxed)
         preconditionFailure("the session id generator returned ids in use \(Self.idAttempts) times in a row")
+    }
+
+    /// A new session's id and token from one draw of the system's secure generator, both used
+    /// at once: drawn apart, they cost a creation a system call more (docs/performance.md, item 94).
+    static func randomIdentity() -> (SessionID, SessionToken) {
+        withUnsafeTemporaryAllocation(byteCount: SessionID.randomByteCount + SessionToken.randomByteCount, alignment: 8) {
+            bytes in
+            SecureRandom.fill(bytes)
+            let raw = UnsafeRawBufferPointer(bytes)
+            return (
+                SessionID(randomBytes: UnsafeRawBufferPointer(rebasing: raw[..<SessionID.randomByteCount])),
+                SessionToken(spelling: UnsafeRawBufferPointer(rebasing: raw[SessionID.randomByteCount...]))
+            )
+        }
     }
 
     /// Takes one of the `maxSessions` slots, or refuses; a compare-and-swap so concurrent creations never overshoot.

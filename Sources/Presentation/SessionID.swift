@@ -47,11 +47,23 @@ public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Custo
         }
     }
 
+    /// How many random bytes an id is made of.
+    static let randomByteCount = 16
+
     /// A new id from the system's cryptographically secure generator, in one call to it.
     public static func random() -> SessionID {
         var words: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &words) { SecureRandom.fill($0) }
         return SessionID(high: words.0, low: words.1)
+    }
+
+    /// The id made of `bytes`, `randomByteCount` of them from the secure generator, read in
+    /// order (big-endian), so that the id spells them as base64 would.
+    init(randomBytes bytes: UnsafeRawBufferPointer) {
+        precondition(bytes.count == Self.randomByteCount, "an id is made of \(Self.randomByteCount) random bytes")
+        self.init(
+            high: UInt64(bigEndian: bytes.loadUnaligned(as: UInt64.self)),
+            low: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
     }
 
     private init(high: UInt64, low: UInt64) {

@@ -10,9 +10,21 @@ public struct SessionToken: RawRepresentable, Hashable, Sendable, CustomStringCo
         self.rawValue = rawValue
     }
 
+    /// How many random bytes a token spells.
+    static let randomByteCount = 32
+
     /// A new token from the system's cryptographically secure generator.
     public static func random() -> SessionToken {
-        SessionToken(checked: Base64URL.encode(Base64URL.randomBytes(count: 32)))
+        withUnsafeTemporaryAllocation(byteCount: randomByteCount, alignment: 1) { bytes in
+            SecureRandom.fill(bytes)
+            return SessionToken(spelling: UnsafeRawBufferPointer(bytes))
+        }
+    }
+
+    /// The token that spells `bytes`, `randomByteCount` of them from the secure generator.
+    init(spelling bytes: UnsafeRawBufferPointer) {
+        precondition(bytes.count == Self.randomByteCount, "a token spells \(Self.randomByteCount) random bytes")
+        self.init(checked: Base64URL.encode(bytes))
     }
 
     private init(checked rawValue: String) {

@@ -4,25 +4,28 @@ import Testing
 
 @Suite("URL-safe base64")
 struct Base64URLTests {
+    static func encode(_ bytes: [UInt8]) -> String { bytes.withUnsafeBytes(Base64URL.encode) }
+
     @Test("Encodes RFC 4648's vectors without padding, and with the URL-safe alphabet", arguments: [
         ("", ""), ("f", "Zg"), ("fo", "Zm8"), ("foo", "Zm9v"), ("foob", "Zm9vYg"), ("fooba", "Zm9vYmE"),
         ("foobar", "Zm9vYmFy"),
     ])
     func vectors(input: String, encoded: String) {
-        #expect(Base64URL.encode(Array(input.utf8)) == encoded)
+        #expect(Self.encode(Array(input.utf8)) == encoded)
     }
 
     @Test("Uses '-' and '_' where standard base64 has '+' and '/'")
     func urlSafeAlphabet() {
-        #expect(Base64URL.encode([0xFB, 0xFF]) == "-_8")
-        #expect(Base64URL.encode([0xFF, 0xFF, 0xFF]) == "____")
-        #expect(Base64URL.encode([0xF8, 0x00, 0x00]) == "-AAA")
+        #expect(Self.encode([0xFB, 0xFF]) == "-_8")
+        #expect(Self.encode([0xFF, 0xFF, 0xFF]) == "____")
+        #expect(Self.encode([0xF8, 0x00, 0x00]) == "-AAA")
     }
 
     @Test("Every character of an encoding decodes to the six bits it carries")
     func roundTrip() {
-        let bytes = Base64URL.randomBytes(count: 32)
-        let encoded = Array(Base64URL.encode(bytes).utf8)
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let encoded = Array(Self.encode(bytes).utf8)
         #expect(encoded.count == 43)
         var bits: [UInt8] = []
         for character in encoded {

@@ -1,3 +1,4 @@
+import Foundation
 import Presentation
 import Testing
 
@@ -58,6 +59,26 @@ struct IdentifierTests {
             #expect(SessionToken(rawValue: token.rawValue) == token)
             #expect(!token.rawValue.contains("="))
         }
+    }
+
+    /// A store makes a new session's id and token from one draw of the secure generator: the
+    /// two must still be whole, well formed, and each unlike every other.
+    @Test("A store's new sessions have ids and tokens of the right shape, all different")
+    func storeIdentities() throws {
+        let store = InMemorySessionStore()
+        let root = try ScreenSpec(name: "inbox")
+        let created = try (0..<1000).map { _ in try store.create(root: root, timeToLive: nil, now: Date()) }
+        let ids = created.map(\.session.id)
+        #expect(Set(ids).count == ids.count)
+        #expect(Set(created.map(\.token)).count == created.count)
+        for new in created {
+            #expect(SessionID(rawValue: new.session.id.rawValue) == new.session.id)
+            #expect(SessionToken(rawValue: new.token.rawValue) == new.token)
+            #expect(new.session.tokenDigest == SessionTokenDigest(of: new.token))
+        }
+        // The id's 16 bytes and the token's 32 are different parts of the draw: no token
+        // spells its id's bytes (both spell bytes in order, base64's way).
+        #expect(!created.contains { $0.token.rawValue.hasPrefix(String($0.session.id.rawValue.prefix(21))) })
     }
 
     @Test(

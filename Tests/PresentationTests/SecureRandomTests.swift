@@ -37,9 +37,13 @@ struct SecureRandomTests {
 
     @Test("Two draws differ")
     func drawsDiffer() {
-        let first = Base64URL.randomBytes(count: 32)
-        let second = Base64URL.randomBytes(count: 32)
-        #expect(first.count == 32)
-        #expect(first != second)
+        func draw() -> [UInt8] {
+            var bytes = [UInt8](repeating: 0, count: 32)
+            bytes.withUnsafeMutableBytes { SecureRandom.fill($0) }
+            return bytes
+        }
+        let first = draw()
+        #expect(first != draw())
+        #expect(first != [UInt8](repeating: 0, count: 32))
     }
 }
