@@ -64,7 +64,7 @@ struct RandomJSON {
         return mixed ^ (mixed >> 31)
     }
 
-    private mutating func below(_ bound: Int) -> Int {
+    mutating func below(_ bound: Int) -> Int {
         Int(next() % UInt64(bound))
     }
 

@@ -54,14 +54,14 @@ struct PlainJSONObjectTests {
 
     @Test("On 30,000 generated objects it reads what the parser reads, wherever it reads")
     func generated() throws {
-        var generator = ObjectGenerator(state: 0x0b1e_c7ed)
+        var generator = RandomJSON(seed: 0x0b1e_c7ed)
         var read = 0
         var readNested = 0
         var leftValid = 0
         for round in 0..<30_000 {
-            let text = generator.object(depth: 3)
+            let text = generator.objectText(depth: 3)
             let bytes = Array(text.utf8)
-            let (maxDepth, maxStringBytes) = round % 5 == 0 ? (1 + generator.next(3), 2 + generator.next(8)) : (32, 1 << 20)
+            let (maxDepth, maxStringBytes) = round % 5 == 0 ? (1 + generator.below(3), 2 + generator.below(8)) : (32, 1 << 20)
             let nestedMembers = round % 2 == 0
             let parsed = try? JSONParser(maxDepth: maxDepth, maxStringBytes: maxStringBytes).parse(bytes)
             guard let plain = Self.read(bytes, maxDepth: maxDepth, maxStringBytes: maxStringBytes, nestedMembers: nestedMembers)
@@ -79,44 +79,32 @@ struct PlainJSONObjectTests {
     }
 }
 
-/// Objects of strings, numbers and literals nested up to a depth, mostly plain, now and then
-/// with something that is not (an escape, a byte beyond ASCII, an array, a grammar error).
-struct ObjectGenerator {
-    var state: UInt64
-
-    mutating func next(_ bound: Int) -> Int {
-        // SplitMix64.
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
-    }
-
-    mutating func pick(_ choices: [String]) -> String { choices[next(choices.count)] }
+/// Object texts of strings, numbers and literals nested up to a depth, mostly plain, now and
+/// then with something that is not (an escape, a byte beyond ASCII, an array, a grammar error).
+extension RandomJSON {
+    mutating func pick(_ choices: [String]) -> String { choices[below(choices.count)] }
 
     mutating func blank() -> String {
-        next(4) != 0 ? "" : next(30) == 0 ? "\u{0C}" : pick([" ", "\n", "\t", "\r\n"])
+        below(4) != 0 ? "" : below(30) == 0 ? "\u{0C}" : pick([" ", "\n", "\t", "\r\n"])
     }
 
-    mutating func scalar() -> String {
-        if next(8) != 0 {
+    mutating func scalarText() -> String {
+        if below(8) != 0 {
             return pick([#""a""#, #""screen""#, #""two words""#, "0", "-0", "12", "-3.25", "0.5", "true", "false", "null"])
         }
         return pick([#""\n""#, #""é""#, "\"tab\tin\"", "01", "1e5", "1.", "-", "[1]", "tru", #""unterminated"#])
     }
 
-    mutating func object(depth: Int) -> String {
-        let count = next(5)
+    mutating func objectText(depth: Int) -> String {
         var members: [String] = []
-        for _ in 0..<count {
+        for _ in 0..<below(5) {
             let key = pick([#""a""#, #""b""#, #""root""#, #""params""#, #""n""#, #""a""#])
-            let value = depth > 1 && next(2) == 0 ? object(depth: depth - 1) : scalar()
+            let value = depth > 1 && below(2) == 0 ? objectText(depth: depth - 1) : scalarText()
             members.append(blank() + key + blank() + ":" + blank() + value + blank())
         }
         var text = "{" + blank() + members.joined(separator: ",") + "}"
-        if next(50) == 0 { text.removeLast() }
-        if next(50) == 0 { text += "," }
+        if below(50) == 0 { text.removeLast() }
+        if below(50) == 0 { text += "," }
         return blank() + text + blank()
     }
 }
