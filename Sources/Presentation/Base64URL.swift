@@ -59,5 +59,4 @@ enum Base64URL {
     static func isEncoded(_ string: String, length: Int) -> Bool {
         string.utf8.count == length && string.utf8.allSatisfy { value(of: $0) != nil }
     }
-
 }

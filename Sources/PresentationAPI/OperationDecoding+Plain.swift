@@ -105,7 +105,6 @@ extension OperationDecoding {
         var style: String?
         var seen: UInt8 = 0
 
-
         /// The screen they spell, or nil when it has no name or `ScreenSpec` refuses it.
         var screen: ScreenSpec? {
             guard let name else { return nil }
