@@ -119,6 +119,12 @@ def test_the_token_never_reaches_the_log(browser, server, api):
     open_session(browser, server.url, session)
     api.op(session, 'push', {'screen': 'detail'})
     wait_until_shows(browser, api, session)
+    events = f'/v1/sessions/{session["id"]}/events'
+    # Request lines go out in batches, up to 100 ms after their request
+    # (--access-log-flush-ms): wait for the stream's line before reading the log.
+    deadline = time.monotonic() + 5
+    while events not in server.log_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
     log = server.log_text()
-    assert f'/v1/sessions/{session["id"]}/events' in log
+    assert events in log
     assert session['token'] not in log
