@@ -11,7 +11,7 @@ extension SessionDocument {
             throw APIError.invalidField(pointer: fields.path("format"), reason: "must be \"\(format)\"")
         }
         _ = try fields.string("exportedFrom")
-        let timeToLive = try fields.integer("ttl", in: 1...Int(Int32.max))
+        let timeToLive = try fields.integer("ttl", in: OperationDecoding.timeToLiveRange)
         guard let revision = try fields.integer("revision", in: 1...Int.max) else {
             throw APIError.missingField(pointer: fields.path("revision"))
         }
