@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import Synchronization
 
 /// A thread that takes everything queued since its last turn as one batch, until stopped and
@@ -20,9 +24,9 @@ final class BatchThread<Item: Sendable>: Sendable {
 
     private let state = Mutex(State())
     /// The thread waits on this for work; `add` signals it.
-    private let work = NSCondition()
+    private let work = Condition()
     /// `stop()` waits on this for the thread to end.
-    private let done = NSCondition()
+    private let done = Condition()
     private let started = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
 
@@ -32,12 +36,10 @@ final class BatchThread<Item: Sendable>: Sendable {
     /// thread's alone and released when it ends, so it may hold the batches' owner.
     func start(name: String, _ process: @escaping @Sendable ([Item]) -> Void) {
         guard !started.exchange(true, ordering: .relaxed) else { return }
-        let thread = Thread { [self] in
+        startThread { [self] in
             nameKernelThread(name)
             run(process)
         }
-        thread.name = name
-        thread.start()
     }
 
     /// Queues `item` for the next batch; false, and nothing queued, once stopping.
@@ -123,7 +125,7 @@ final class BatchThread<Item: Sendable>: Sendable {
 }
 
 /// Names the calling thread for the kernel, which is the name `top -H`, `ps -L` and `perf`
-/// show: Foundation keeps `Thread.name` to itself on Linux. `pthread_setname_np` is not in
+/// show. `pthread_setname_np` is not in
 /// Swift's Glibc module, so the name (15 bytes at most) is written where it lives. Best effort:
 /// a thread without its name works the same.
 private func nameKernelThread(_ name: String) {

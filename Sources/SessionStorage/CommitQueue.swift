@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import Presentation
 import Synchronization
 

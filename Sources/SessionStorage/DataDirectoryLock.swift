@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import Synchronization
 
 /// One server per data directory: an exclusive `flock` on a lock file beside the database,
@@ -22,7 +26,7 @@ final class DataDirectoryLock: Sendable {
 
     /// Takes the lock of `directory`, or throws `.inUse` at once when another process holds it.
     init(directory: String) throws(StorageOpenError) {
-        path = (directory as NSString).appendingPathComponent(Self.fileName)
+        path = filePath(Self.fileName, in: directory)
         let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard opened >= 0 else {
             throw .cannotOpen(path: path, reason: "cannot open the lock file: \(String(cString: strerror(errno)))")
@@ -60,7 +64,7 @@ final class DataDirectoryLock: Sendable {
         var bytes = [UInt8](repeating: 0, count: 16)
         let count = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, 0) }
         guard count > 0 else { return nil }
-        let text = String(decoding: bytes.prefix(count), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        return Int32(text)
+        // The holder wrote its id and a newline.
+        return Int32(String(decoding: bytes.prefix(count).prefix(while: { $0 != UInt8(ascii: "\n") }), as: UTF8.self))
     }
 }

@@ -1,4 +1,3 @@
-import Foundation
 public import Presentation
 
 /// The durable journal: sessions in one SQLite file (WAL mode) in the data directory, written by

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import Presentation
 
 /// The events of a log entry: a session's events new since its previous entry, each with its

@@ -1,4 +1,13 @@
-public import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 public import Presentation
 
 /// Opens the data directory's session database, checks it, and reads back every live session.
@@ -40,11 +49,9 @@ public enum SessionDatabase {
         foldThreshold: Int = defaultFoldThreshold, sync: @escaping @Sendable (WALFile) -> Int32
     ) throws(StorageOpenError) -> Recovery {
         let started = ContinuousClock.now
-        let path = (directory as NSString).appendingPathComponent(fileName)
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw .cannotOpen(path: path, reason: "cannot create the data directory: \(error.localizedDescription)")
+        let path = filePath(fileName, in: directory)
+        if let failure = createDirectory(directory) {
+            throw .cannotOpen(path: path, reason: "cannot create the data directory: \(failure)")
         }
         // Before the database is read: what this server loads must not be another's to change.
         let lock = try DataDirectoryLock(directory: directory)

@@ -1,5 +1,9 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import CSQLite
-import Foundation
 import Presentation
 
 /// Start-up: every session as the file holds it (its row and events, then the log's newer rows

@@ -1,5 +1,9 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import CSQLite
-import Foundation
 import Presentation
 
 /// The file's schema, and how older ones are brought to it.

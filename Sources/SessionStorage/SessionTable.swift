@@ -1,5 +1,4 @@
 import CSQLite
-import Foundation
 import Presentation
 
 /// The `sessions`, `event_chunks` and `log` tables: the SQL that creates, reads and writes

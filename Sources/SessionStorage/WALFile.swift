@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// SQLite's write-ahead log file, opened a second time for `SyncQueue` to fsync it.
 ///

@@ -185,6 +185,28 @@ struct DurabilityTests {
         #expect(try server.terminate() == 0)
     }
 
+    @Test("A data directory that does not exist is made, parents too; one that cannot be is refused with why")
+    func dataDirectoryCreated() throws {
+        let base = DataDirectory()
+        let nested = base.path + "/a/b/data"
+        let server = try ServerProcess.start(arguments: ["--port", "0", "--storage", "sqlite", "--data-dir", nested])
+        let client = try HTTPConnection(port: UInt16(try server.port()))
+        _ = try client.createSession()
+        #expect(try server.terminate() == 0)
+        #expect(FileManager.default.fileExists(atPath: nested + "/sessions.sqlite3"))
+
+        // A file where a directory must be.
+        let blocker = base.path + "/file"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: blocker))
+        let refused = try ServerProcess.run(["--port", "0", "--storage", "sqlite", "--data-dir", blocker + "/data", "--access-log", "off"])
+        #expect(refused.status == 1)
+        #expect(refused.errors.contains("cannot create the data directory"), "\(refused.errors)")
+        #expect(refused.errors.contains("Not a directory") || refused.errors.contains("not a directory"), "\(refused.errors)")
+        let plain = try ServerProcess.run(["--port", "0", "--storage", "sqlite", "--data-dir", blocker, "--access-log", "off"])
+        #expect(plain.status == 1)
+        #expect(plain.errors.contains("\(blocker): not a directory"), "\(plain.errors)")
+    }
+
     @Test("A second server on a data directory in use exits 1 naming the first, which goes on serving")
     func directoryInUse() throws {
         let data = DataDirectory()
