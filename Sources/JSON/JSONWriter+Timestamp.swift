@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 extension JSONWriter {
     /// Writes `date` as `Timestamp.string(date)` does (RFC 3339, UTC, milliseconds), digit by

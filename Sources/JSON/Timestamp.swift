@@ -1,4 +1,13 @@
-public import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// RFC 3339 UTC timestamps with milliseconds, written without a formatter object
 /// (Foundation's formatters are slow and not free to share across threads).

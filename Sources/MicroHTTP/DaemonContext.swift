@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import Synchronization
 
 /// What libmicrohttpd's callbacks reach through their `cls` pointer: the handler, the
@@ -51,7 +55,8 @@ final class DaemonContext: Sendable {
         if let libraryLog {
             libraryLog(message)
         } else {
-            FileHandle.standardError.write(Data("libmicrohttpd: \(message)\n".utf8))
+            var line = "libmicrohttpd: \(message)\n"
+            line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
     }
 

@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 import CMicroHTTPD
-import Foundation
 
 // The @convention(c) functions libmicrohttpd calls, and with HTTPServer.swift,
 // HTTPServer+RequestReading.swift and HTTPPreparedResponse.swift the only places that touch
@@ -203,8 +207,8 @@ func logLibraryMessage(_ cls: UnsafeMutableRawPointer?, _ format: UnsafePointer<
     var buffer = [CChar](repeating: 0, count: 1024)
     let written = buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, arguments) }
     guard written > 0 else { return }
-    let message = String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        .trimmingCharacters(in: .whitespacesAndNewlines)
+    let message = String(
+        String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self).trimmingWhitespace)
     daemon.libraryMessage(message)
 }
 

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// Matches a method and path against a table of patterns such as `/v1/sessions/{id}/push`.
 ///

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// A run of bytes in a block of its own, shared by reference, with room on either side: a
 /// response body libmicrohttpd sends without copying, from memory that a cache keeps too.

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 package import JSON
 
 // An event's binary form, the one thing the event history and the stored session format

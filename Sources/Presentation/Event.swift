@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Something that happened to a session's tree; one change's events share its revision and time.
 public struct Event: Hashable, Sendable {

@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// Expiry: sessions unused for their time-to-live are removed from memory and the journal.
 extension InMemorySessionStore {

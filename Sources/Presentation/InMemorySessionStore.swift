@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 import Synchronization
 
 /// Sessions in memory, for one process: sharded so that different sessions never share a lock on the hot path.

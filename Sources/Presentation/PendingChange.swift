@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The change a batch is building: the revision it will get, and what its steps have done so far.
 struct PendingChange {

@@ -1,4 +1,3 @@
-import Foundation
 
 extension Session {
     /// A session rebuilt from a snapshot (read back from disk, or imported), checked against every

@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// One user interface's navigation state: a tree of stacks and presentations, its history, and its revision.
 ///

@@ -1,5 +1,9 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import Dispatch
-import Foundation
 import Synchronization
 
 /// One stored session, its lease and its watchers, behind a lock of its own so that sessions never wait on each other.

@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 
 /// How long a session may sit unused, and when it was last used: together, when it expires.
 public struct SessionLease: Hashable, Sendable {

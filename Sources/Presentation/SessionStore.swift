@@ -1,4 +1,8 @@
-public import Foundation
+#if canImport(FoundationEssentials)
+    public import FoundationEssentials
+#else
+    public import Foundation
+#endif
 import Synchronization
 
 /// Where sessions live: in memory, and on disk when the store has a journal, behind the same promises.

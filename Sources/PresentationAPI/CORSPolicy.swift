@@ -25,7 +25,7 @@ public struct CORSPolicy: Hashable, Sendable {
     /// An origin as browsers send it: `*`, or `scheme://host[:port]` with nothing after.
     public static func isValidOrigin(_ origin: String) -> Bool {
         if origin == "*" { return true }
-        guard let schemeEnd = origin.range(of: "://") else { return false }
+        guard let schemeEnd = origin.firstRange(of: "://") else { return false }
         let scheme = origin[..<schemeEnd.lowerBound]
         let authority = origin[schemeEnd.upperBound...]
         return (scheme == "http" || scheme == "https") && !authority.isEmpty

@@ -1,4 +1,3 @@
-import Foundation
 import JSON
 import MicroHTTP
 import Presentation

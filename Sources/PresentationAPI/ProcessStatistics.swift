@@ -1,4 +1,13 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 
 /// The process's own figures, read from Linux's `/proc` when `/metrics` is asked for: the
 /// families Prometheus's client libraries call `process_*`, so existing dashboards and alerts

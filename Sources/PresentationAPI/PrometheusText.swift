@@ -1,4 +1,3 @@
-import Foundation
 
 /// The Prometheus text exposition format (version 0.0.4), written line by line.
 struct PrometheusText {
@@ -32,7 +31,16 @@ struct PrometheusText {
 
     /// Label values escape backslash, double quote and newline.
     private static func escape(_ value: String) -> String {
-        value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n")
+        // By scalar, not Character: "\r\n" is one Character, and its "\n" must be escaped too.
+        var escaped = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\\": escaped.append(contentsOf: "\\\\".unicodeScalars)
+            case "\"": escaped.append(contentsOf: "\\\"".unicodeScalars)
+            case "\n": escaped.append(contentsOf: "\\n".unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 }

@@ -1,4 +1,13 @@
-import Foundation
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import JSON
 import MicroHTTP
 import PresentationAPI
@@ -36,6 +45,12 @@ enum Log {
             }
             emit(&writer, now: false)
         }
+    }
+
+    /// A line for the person at the terminal, not the log collector: why the server could not start.
+    static func standardError(_ line: String) {
+        var line = line + "\n"
+        line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
     /// A message from libmicrohttpd itself (a refused TLS handshake, a socket error).

@@ -1,4 +1,8 @@
-import Foundation
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import MicroHTTP
 import Presentation
 import PresentationAPI
@@ -129,7 +133,7 @@ struct Options {
             $0.api.adminToken = SessionTokenDigest(hashing: try adminToken(fromFile: $1))
         },
         Setting(flag: "--cors-origins", environment: "CORS_ORIGINS", help: "comma-separated origins whose pages may call the API, or * (default none)") {
-            let origins = $1.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            let origins = $1.split(separator: ",").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty }
             if origins.isEmpty || origins.contains(where: { !CORSPolicy.isValidOrigin($0) }) {
                 throw OptionsError.invalid("--cors-origins", $1, "origins such as https://app.example.com, or *")
             }
@@ -238,7 +242,7 @@ struct Options {
             throw .invalid("--admin-token-file", path, "a readable file")
         }
         return try checkedAdminToken(
-            String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines), source: path)
+            String(String(decoding: data, as: UTF8.self).trimmingWhitespace), source: path)
     }
 
     /// Long enough that guessing is hopeless, and printable so it fits in a header.

@@ -1,5 +1,14 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import Dispatch
-import Foundation
 import Presentation
 import SessionStorage
 
@@ -17,7 +26,7 @@ enum StoreSetup {
                 recovery = try SessionDatabase.open(directory: options.dataDirectory, limits: options.limits, now: Date())
             } catch {
                 Log.error("storage_failed", [("reason", .string(error.description))])
-                FileHandle.standardError.write(Data("presentation-server: \(error)\n".utf8))
+                Log.standardError("presentation-server: \(error)")
                 exit(1)
             }
             let store = InMemorySessionStore(limits: options.limits, journal: recovery.journal)

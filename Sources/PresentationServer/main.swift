@@ -1,5 +1,14 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
 import Dispatch
-import Foundation
 import MicroHTTP
 import Presentation
 import PresentationAPI
@@ -15,16 +24,14 @@ do {
     }
     options = parsed
 } catch {
-    FileHandle.standardError.write(Data("presentation-server: \(error)\n".utf8))
+    Log.standardError("presentation-server: \(error)")
     exit(2)
 }
 
 signal(SIGPIPE, SIG_IGN)
 Log.output.setDelay(options.accessLogDelay)
-var isDirectory: ObjCBool = false
-let staticFiles: StaticFiles? =
-    FileManager.default.fileExists(atPath: options.publicDirectory, isDirectory: &isDirectory) && isDirectory.boolValue
-    ? try? StaticFiles(root: options.publicDirectory) : nil
+// nil when the path is not a directory: the API is served all the same.
+let staticFiles = try? StaticFiles(root: options.publicDirectory)
 if staticFiles == nil {
     Log.info("no_public_directory", [("path", .string(options.publicDirectory))])
 }

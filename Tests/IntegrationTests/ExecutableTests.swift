@@ -53,6 +53,37 @@ struct ExecutableTests {
         #expect(flag.status == 2, "the token must never be a flag, where ps shows it")
     }
 
+    @Test("An admin token file may end in a line break or carry blanks around the token")
+    func adminTokenFileTrimmed() throws {
+        let secret = String(repeating: "f", count: 40)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("admin-\(UUID().uuidString)")
+        try Data("\n \t\(secret) \r\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let server = try ServerProcess.start(arguments: ["--port", "0", "--admin-token-file", file.path])
+        let url = "http://127.0.0.1:\(try server.port())/metrics"
+        let open = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", url, "-H", "Authorization: Bearer \(secret)"])
+        #expect(open == "200")
+        #expect(try server.terminate() == 0)
+    }
+
+    /// Foundation's internationalisation brings ICU, 40 MB of library and data: the server needs
+    /// neither, and a build that pulls them back in (one `import Foundation`) grows the container
+    /// image by about 44 MB and an idle server by about 6 MB (docs/performance.md, item 95).
+    @Test("The server maps Foundation's essentials only, not all of Foundation or ICU")
+    func noInternationalisation() throws {
+        let server = try ServerProcess.start(arguments: ["--port", "0"])
+        _ = try server.port()
+        // Read to its end: `String(contentsOfFile:)` trusts the size /proc reports and stops early.
+        let file = try #require(FileHandle(forReadingAtPath: "/proc/\(server.process.processIdentifier)/maps"))
+        let maps = String(decoding: file.readDataToEndOfFile(), as: UTF8.self)
+        try file.close()
+        #expect(maps.contains("libmicrohttpd"), "the maps read are the server's")
+        for library in ["/libFoundation.so", "/libFoundationInternationalization.so", "/lib_FoundationICU.so"] {
+            #expect(!maps.contains(library), "\(library) is loaded")
+        }
+        #expect(try server.terminate() == 0)
+    }
+
     @Test("The admin token from the environment turns on metrics")
     func adminTokenFromEnvironment() throws {
         let secret = String(repeating: "k", count: 40)
