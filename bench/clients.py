@@ -545,6 +545,10 @@ def cmd_report(args):
             measures[f"{server}_bytes_per_session"] = item["bytes_per_session"]
         elif measure == "aged":
             measures[f"{server}_bytes_per_aged_session"] = item["bytes_per_session"]
+        elif measure == "restored":
+            measures[f"{server}_bytes_per_session_made_durable"] = item["bytes_per_session_made"]
+            measures[f"{server}_bytes_per_session_restored"] = item["bytes_per_session_restored"]
+            measures[f"{server}_restore_ms"] = item["load_ms"]
         elif measure == "subscribers":
             measures[f"{server}_bytes_per_subscriber"] = item["bytes_per_subscriber"]
             measures[f"{server}_idle_cpu_percent"] = item["idle_cpu_percent"]
@@ -606,6 +610,10 @@ def cmd_report(args):
         elif measure == "aged":
             out.write(f"  {server:<5} {item['bytes_per_session']:>7} B per session after {item['changes']} changes each "
                       f"({item['sessions']} sessions; {item['bytes_per_new_session']} B each when new)\n")
+        elif measure == "restored":
+            out.write(f"  {server:<5} {item['bytes_per_session_restored']:>7} B per durable session after a restart "
+                      f"({item['sessions']} sessions, loaded in {item['load_ms']} ms; "
+                      f"{item['bytes_per_session_made']} B each in the server that made them)\n")
         elif measure == "subscribers":
             out.write(f"  {server:<5} {item['bytes_per_subscriber']:>7} B per idle SSE subscriber "
                       f"({item['subscribers']}), idle CPU {item['idle_cpu_percent']}% over {item['idle_seconds']} s\n")
