@@ -82,6 +82,17 @@ public enum PlainJSONObject {
         return scanner.atEnd
     }
 
+    /// The text of the object `bytes` hold, blanks around it allowed, when it is an object of
+    /// plain scalars (what a member read as `.object` may be); nil for anything else, which the
+    /// caller parses with `JSONParser`.
+    static func objectText(_ bytes: UnsafeBufferPointer<UInt8>, maxStringBytes: Int) -> JSONText? {
+        var scanner = Scanner(bytes: bytes, maxStringBytes: maxStringBytes)
+        scanner.skipWhitespace()
+        guard let text = scanner.nestedObject() else { return nil }
+        scanner.skipWhitespace()
+        return scanner.atEnd ? text : nil
+    }
+
     /// A read position in `bytes`. Every read checks `index < bytes.count` first.
     private struct Scanner {
         let bytes: UnsafeBufferPointer<UInt8>

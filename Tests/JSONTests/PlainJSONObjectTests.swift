@@ -77,6 +77,27 @@ struct PlainJSONObjectTests {
         #expect(readNested > 150)
         #expect(leftValid > 1_000)
     }
+
+    @Test("JSONText(parsing:) takes plain objects without a tree, to the text the parser's value writes")
+    func textOfPlainObjects() throws {
+        var generator = RandomJSON(seed: 0x7e47_0b1e)
+        var plain = 0
+        var refused = 0
+        for round in 0..<20_000 {
+            let text = generator.objectText(depth: 2)
+            let bytes = Array(text.utf8)
+            let (maxDepth, maxStringBytes) = round % 5 == 0 ? (generator.below(3), 2 + generator.below(8)) : (32, 1 << 20)
+            let expected = try? JSONText(JSONParser(maxDepth: maxDepth, maxStringBytes: maxStringBytes).parse(bytes))
+            let actual = try? JSONText(parsing: bytes, maxDepth: maxDepth, maxStringBytes: maxStringBytes)
+            try #require(actual == expected, "\(text) at depth \(maxDepth), strings of \(maxStringBytes)")
+            if expected == nil { refused += 1 }
+            if bytes.withUnsafeBufferPointer({ PlainJSONObject.objectText($0, maxStringBytes: maxStringBytes) }) != nil {
+                plain += 1
+            }
+        }
+        #expect(plain > 3_000)
+        #expect(refused > 1_000)
+    }
 }
 
 /// Object texts of strings, numbers and literals nested up to a depth, mostly plain, now and
