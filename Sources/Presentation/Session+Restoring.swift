@@ -134,12 +134,30 @@ private struct IssuedNumbers {
     }
 
     /// Checks that `id` is `prefix` and a number the counter issued, not used before in the tree.
-    mutating func claim(_ id: String, prefix: Character) throws(PresentationError) {
-        guard id.first == prefix, let number = Int(id.dropFirst()), number >= 1, String(number) == String(id.dropFirst())
-        else {
+    mutating func claim(_ id: String, prefix: Unicode.Scalar) throws(PresentationError) {
+        guard let number = Self.number(of: id, prefix: UInt8(ascii: prefix)) else {
             throw .invalidSnapshot("\(id) is not an id this server issues (\(prefix) and a number)")
         }
         guard number <= last else { throw .invalidSnapshot("\(id) is beyond lastIssuedID \(last)") }
         guard seen.insert(number).inserted else { throw .invalidSnapshot("the id number of \(id) is used twice") }
+    }
+
+    /// The number of `prefix` and a number as the counter spells it (no sign, no leading zero,
+    /// at least 1), read from the UTF-8 bytes: a restart claims every id of every session, and
+    /// `Int(id.dropFirst())` with a `String` round trip to check the spelling was an eighth of it.
+    private static func number(of id: String, prefix: UInt8) -> Int? {
+        var bytes = id.utf8.makeIterator()
+        guard bytes.next() == prefix, let first = bytes.next(), first > UInt8(ascii: "0"), first <= UInt8(ascii: "9") else {
+            return nil
+        }
+        var number = Int(first - UInt8(ascii: "0"))
+        var digits = 1
+        while let byte = bytes.next() {
+            // 18 digits cannot overflow an Int; the counter never comes near.
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), digits < 18 else { return nil }
+            number = number * 10 + Int(byte - UInt8(ascii: "0"))
+            digits += 1
+        }
+        return number
     }
 }

@@ -47,7 +47,19 @@ struct SnapshotTests {
             path[0] = Screen(restoring: screenID("s3"), spec: Fixture.spec("x"), result: nil)
             snapshot.root = try! Stack(restoring: snapshot.root.id, path: path, presentation: snapshot.root.presentation)
         }),
+        // Screen ids the counter would never spell.
+        misspelled("s0"), misspelled("s01"), misspelled("s"), misspelled("k3"), misspelled("x3"), misspelled("s+3"),
+        misspelled("s3a"), misspelled("s 3"), misspelled("s٣"), misspelled("s1000000000000000000"),
     ]
+
+    /// The root stack's first screen under the id `spelling`.
+    static func misspelled(_ spelling: String) -> (reason: String, breakage: @Sendable (inout Session.Snapshot) -> Void) {
+        ("is not an id this server issues", { snapshot in
+            var path = snapshot.root.path
+            path[0] = Screen(restoring: screenID(spelling), spec: Fixture.spec("x"), result: nil)
+            snapshot.root = try! Stack(restoring: snapshot.root.id, path: path, presentation: snapshot.root.presentation)
+        })
+    }
 
     @Test("A snapshot that breaks an invariant is refused, saying which", arguments: 0..<breakages.count)
     func refused(index: Int) throws {
