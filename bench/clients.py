@@ -457,6 +457,10 @@ TARGETS = [
     ("GET tree p99, ours / C", "tree_p99_ratio", 1.5, "max"),
     ("push/pop p99, ours / C", "pushpop_p99_ratio", 1.5, "max"),
     ("bytes per session (3 screens + sheet)", "bytes_per_session", 1536, "max"),
+    # The same sessions on a durable server, the server's default storage: as made, and as a
+    # restart reads them back (bench/run's restored step).
+    ("the same, durable (the default)", "ours_bytes_per_session_made_durable", 1536, "max"),
+    ("the same, durable, after a restart", "ours_bytes_per_session_restored", 1536, "max"),
     ("bytes per idle SSE subscriber", "bytes_per_subscriber", 16384, "max"),
     ("fan-out to 1,000 subscribers, p99 ms", "fanout_p99_ms", 50, "max"),
     ("durable writes / memory writes", "durable_ratio", 0.5, "min"),
