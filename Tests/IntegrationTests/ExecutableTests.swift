@@ -79,7 +79,9 @@ struct ExecutableTests {
         try file.close()
         #expect(maps.contains("libmicrohttpd"), "the maps read are the server's")
         for library in ["/libFoundation.so", "/libFoundationInternationalization.so", "/lib_FoundationICU.so"] {
-            #expect(!maps.contains(library), "\(library) is loaded")
+            // An incremental build from before the imports changed may keep linking it: the
+            // objects of unchanged files keep their module's old link entries. Remove .build.
+            #expect(!maps.contains(library), "\(library) is loaded (a .build from before FoundationEssentials? remove it)")
         }
         #expect(try server.terminate() == 0)
     }
