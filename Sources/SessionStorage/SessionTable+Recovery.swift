@@ -106,12 +106,12 @@ extension SessionTable {
 
     /// Notes a live session read at start-up, as `found` had it.
     func noteLoaded(_ session: Session, _ found: Found) {
-        let size = Self.storedSize(of: session, body: found.body)
         // Dropped through 0: restoring under a lower `eventsKept` trims history the file still
         // has, so the first fold of each session deletes what it no longer keeps.
-        stored[session.id] = Stored(
-            size: size, eventsThrough: found.tableEventsThrough, droppedThrough: 0, loggedThrough: session.revision)
-        storedBytes += size
+        let entry = Stored(loggedThrough: session.revision, size: Self.storedSize(of: session, body: found.body))
+        stored[session.id] = entry
+        storedBytes += Int(entry.size)
+        if found.tableEventsThrough == nil { inlineEvents.insert(session.id) }
         if found.inLog {
             recovered.append(
                 SessionLog.Unfolded(

@@ -30,22 +30,34 @@ final class SessionTable {
     /// What the file holds of each session; changed only after a commit.
     // Internal rather than private for SessionTable+Recovery.swift: start-up fills them.
     var stored: [SessionID: Stored] = [:]
+    /// Sessions whose row still holds its events inline (formats 1 and 2), none in chunks,
+    /// until their next fold moves them out: empty but after start-up on an older file. Apart
+    /// from `stored` so that an entry there stays 16 bytes: this is for every session.
+    var inlineEvents: Set<SessionID> = []
     var log = SessionLog(next: 1)
     /// Sessions start-up found newer in the log than in the tables, for `settle`.
     var recovered: [SessionLog.Unfolded] = []
     /// The log's size, in bytes of rows, past which the oldest sessions are folded.
     let foldThreshold: Int
 
+    /// A session's entry, packed in 16 bytes: with its 16-byte id, 32 a bucket of `stored`
+    /// (of which there are up to 2.7 a session), against 56 with a word for each count.
     struct Stored {
-        /// The session's row and events, for `storedBytes`.
-        var size: Int
-        /// Every kept event up to this revision is in a chunk; nil when none is (a row of format
-        /// 1 or 2 holds its events, and moves them out when next folded).
-        var eventsThrough: Int?
-        /// The chunks that run through this revision or earlier are deleted.
-        var droppedThrough: Int
         /// Every kept event up to this revision is in a chunk or in a row of the log.
         var loggedThrough: Int
+        /// The session's row and events, in bytes, for `storedBytes`: far below 4 GiB, as
+        /// `Limits` bounds a session; clamped all the same, and counted as clamped.
+        var size: UInt32
+        /// The chunks that run through this revision or earlier are deleted. It only spares a
+        /// fold a DELETE of chunks already gone, so a revision past `UInt32.max` is kept as
+        /// that, which costs the fold that DELETE and nothing else.
+        var droppedThrough: UInt32
+
+        init(loggedThrough: Int, size: Int, droppedThrough: Int = 0) {
+            self.loggedThrough = loggedThrough
+            self.size = UInt32(clamping: size)
+            self.droppedThrough = UInt32(clamping: droppedThrough)
+        }
     }
     var storedBytes = 0
 
@@ -103,7 +115,9 @@ final class SessionTable {
                     // last fold. The log's events are those, but for a row of format 1 or 2: its events
                     // are inline, none in chunks, so the first entry since its fold brings them all.
                     var foldEvents = events
-                    if let known, known.eventsThrough == nil, loggedInBatch == nil, log.unfolded[id] == nil {
+                    if known != nil, !inlineEvents.isEmpty, inlineEvents.contains(id), loggedInBatch == nil,
+                        log.unfolded[id] == nil
+                    {
                         foldEvents = SessionCodec.packEvents(of: session, after: .min)
                     }
                     entries.append((id, write, foldEvents))
@@ -145,19 +159,20 @@ final class SessionTable {
                         revision: session.revision, body: saved.body, lease: saved.lease, events: entry.foldEvents,
                         eventsDroppedThrough: session.eventsDroppedThrough),
                     removed: false)
-                let size = Self.storedSize(of: session, body: saved.body)
+                let new = Stored(loggedThrough: session.revision, size: Self.storedSize(of: session, body: saved.body))
                 // Changed in place when known: one lookup, as this runs for every change.
                 if let index = stored.index(forKey: entry.id) {
-                    storedBytes += size - stored.values[index].size
-                    stored.values[index].size = size
-                    stored.values[index].loggedThrough = session.revision
+                    storedBytes += Int(new.size) - Int(stored.values[index].size)
+                    stored.values[index].size = new.size
+                    stored.values[index].loggedThrough = new.loggedThrough
                 } else {
-                    stored[entry.id] = Stored(size: size, eventsThrough: nil, droppedThrough: 0, loggedThrough: session.revision)
-                    storedBytes += size
+                    stored[entry.id] = new
+                    storedBytes += Int(new.size)
                 }
             case .remove:
                 log.note(entry.id, in: sequence, saving: nil, removed: true)
-                storedBytes -= stored.removeValue(forKey: entry.id)?.size ?? 0
+                storedBytes -= Int(stored.removeValue(forKey: entry.id)?.size ?? 0)
+                if !inlineEvents.isEmpty { inlineEvents.remove(entry.id) }
             case .touch(let leases):
                 // Only an unfolded session's touch has an entry; a folded one's went to its table row.
                 for (id, lease) in leases { log.touch(id, lease: lease) }
@@ -219,15 +234,15 @@ final class SessionTable {
             try insertChunk.bind(.sessionID(id), .integer(unfolded.revision), .blob(chunk))
             try insertChunk.run()
         }
-        if unfolded.eventsDroppedThrough > stored[id]?.droppedThrough ?? 0 {
+        if unfolded.eventsDroppedThrough > Int(stored[id]?.droppedThrough ?? 0) {
             try dropChunks.bind(.sessionID(id), .integer(unfolded.eventsDroppedThrough))
             try dropChunks.run()
         }
     }
 
     func noteFolded(_ unfolded: SessionLog.Unfolded) {
-        stored[unfolded.id]?.eventsThrough = unfolded.revision
-        stored[unfolded.id]?.droppedThrough = unfolded.eventsDroppedThrough
+        stored[unfolded.id]?.droppedThrough = UInt32(clamping: unfolded.eventsDroppedThrough)
+        if !inlineEvents.isEmpty { inlineEvents.remove(unfolded.id) }
     }
 
     func removeRows(of id: SessionID) throws(SQLiteError) {
