@@ -88,6 +88,7 @@ extension Session {
         let stacks = chain.stacks
         let links = chain.links
         for (index, stack) in stacks.enumerated() {
+            let stack = stack.stack(presenting: nil)
             guard index < links.count else { return body(stack, nil) }
             let link = links[index]
             let alert: Alert? = if case .alert(let alert) = link.body { alert } else { nil }

@@ -11,6 +11,12 @@ public struct Stack: Hashable, Sendable {
         self.presentation = nil
     }
 
+    init(id: StackID, path: [Screen], presentation: Presentation?) {
+        self.id = id
+        self.path = path
+        self.presentation = presentation
+    }
+
     /// The last screen of the path.
     public var top: Screen {
         // The path is never empty: every operation that removes screens keeps the first.
