@@ -14,23 +14,23 @@ extension InMemorySessionStore {
     /// and the next start-up drops them.
     @discardableResult
     public func removeExpired(now: Date) throws(PresentationError) -> Int {
-        var removed: [(SessionID, [Watch])] = []
+        var removed: [(watchers: [Watch], stored: StoredSession)] = []
         for shard in shards {
             let candidates = shard.entries.withLock { Array($0) }
             for (id, entry) in candidates where entry.lease.isExpired(at: now) {
-                guard let watchers = entry.closeIfExpired(at: now) else { continue }
+                guard let closed = entry.closeIfExpired(at: now) else { continue }
                 shard.entries.withLock { entries in
                     if entries[id] === entry { entries.removeValue(forKey: id) }
                 }
-                removed.append((id, watchers))
+                removed.append(closed)
             }
         }
         guard !removed.isEmpty else { return 0 }
         sessionCount.subtract(removed.count, ordering: .relaxed)
-        for (_, watchers) in removed {
-            for watch in watchers { watch.tell(.deleted) }
+        for closed in removed {
+            for watch in closed.watchers { watch.tell(.deleted) }
         }
-        try journal?.remove(removed.map(\.0))
+        try journal?.remove(removed.map(\.stored))
         return removed.count
     }
 

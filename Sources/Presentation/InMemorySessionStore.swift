@@ -96,9 +96,10 @@ public final class InMemorySessionStore: SessionStore {
         }
     }
 
-    /// Adds a session read back from storage at start-up, as it was: no limit is checked and nothing written.
-    public func restore(_ session: Session, lease: SessionLease) {
-        let entry = SessionEntry(session: session, lease: lease)
+    /// Adds a session read back from storage at start-up, as it was, taking `storedBytes`
+    /// there: no limit is checked and nothing written.
+    public func restore(_ session: Session, lease: SessionLease, storedBytes: Int) {
+        let entry = SessionEntry(session: session, lease: lease, storedBytes: storedBytes)
         shard(for: session.id).entries.withLock { entries in
             if entries.updateValue(entry, forKey: session.id) == nil {
                 sessionCount.add(1, ordering: .relaxed)
@@ -112,13 +113,14 @@ public final class InMemorySessionStore: SessionStore {
         -> NewSession
     {
         guard let journal else { return new }
+        let bytes: Int
         do {
-            try journal.save(new.session, lease: lease)
+            bytes = try journal.save(new.session, over: nil, lease: lease)
         } catch {
             forget(new.session.id)
             throw error
         }
-        entry.open()
+        entry.open(storedBytes: bytes)
         return new
     }
 
@@ -129,13 +131,15 @@ public final class InMemorySessionStore: SessionStore {
     ) {
         guard case .success(let (new, entry, lease)) = inserted else { return completion(inserted.map(\.0)) }
         guard let journal else { return completion(.success(new)) }
-        journal.save(new.session, lease: lease) { [self] failure in
-            if let failure {
+        journal.save(new.session, over: nil, lease: lease) { [self] written in
+            switch written {
+            case .failure(let failure):
                 forget(new.session.id)
-                return completion(.failure(failure))
+                completion(.failure(failure))
+            case .success(let bytes):
+                entry.open(storedBytes: bytes)
+                completion(.success(new))
             }
-            entry.open()
-            completion(.success(new))
         }
     }
 
@@ -246,7 +250,7 @@ public final class InMemorySessionStore: SessionStore {
         guard let entry = entry(id) else { return false }
         // Closing waits for an update under way on this session, so `.deleted` is the last word,
         // and the row goes before the entry: a delete that cannot be written is not made.
-        guard let watchers = try entry.close({ () throws(PresentationError) in try journal?.remove([id]) }) else {
+        guard let watchers = try entry.close({ stored throws(PresentationError) in try journal?.remove([stored]) }) else {
             return false
         }
         forgetClosed(id, entry, telling: watchers)

@@ -25,7 +25,13 @@ final class SessionEntry: Sendable {
         /// failed, so that one write of this session is in flight at a time, each change made on
         /// top of the last one written. Those that come meanwhile wait here, in order.
         var busy = false
+        /// With a journal: the bytes the session takes there, as its last save answered. 32
+        /// bits, in what would be padding: a session is far smaller (`Limits`); clamped all the same.
+        var storedBytes: UInt32 = 0
         var waiting: [Turn] = []
+
+        /// What the journal holds of the session: the last written, as the store keeps it.
+        var stored: StoredSession { StoredSession(session, bytes: Int(storedBytes)) }
     }
 
     /// A change waiting for the turn; run, it says whether it still holds the turn (its write
@@ -39,13 +45,21 @@ final class SessionEntry: Sendable {
 
     private let state: Mutex<State>
 
-    /// `open: false` for a session being created, which `open()` shows once it is written.
-    init(session: Session, lease: SessionLease, open: Bool = true) {
-        state = Mutex(State(session: session, lease: lease, persistedAccess: lease.lastAccess, closed: !open))
+    /// `open: false` for a session being created, which `open(storedBytes:)` shows once it is
+    /// written; `storedBytes` for one read back from the journal.
+    init(session: Session, lease: SessionLease, open: Bool = true, storedBytes: Int = 0) {
+        state = Mutex(
+            State(
+                session: session, lease: lease, persistedAccess: lease.lastAccess, closed: !open,
+                storedBytes: UInt32(clamping: storedBytes)))
     }
 
-    func open() {
-        state.withLock { $0.closed = false }
+    /// Shows a new session, written (with a journal) in `storedBytes`.
+    func open(storedBytes: Int = 0) {
+        state.withLock { state in
+            state.closed = false
+            state.storedBytes = UInt32(clamping: storedBytes)
+        }
     }
 
     /// The session unless closed or expired at `now`; a read keeps the session alive.
@@ -130,11 +144,11 @@ final class SessionEntry: Sendable {
         completion: @escaping @Sendable (Result<[Watch]?, PresentationError>) -> Void
     ) {
         enqueue { [self] in
-            guard state.withLock({ !$0.closed }) else {
+            guard let stored = state.withLock({ $0.closed ? nil : $0.stored }) else {
                 completion(.success(nil))
                 return .passed
             }
-            journal.remove([id]) { [self] failure in
+            journal.remove([stored]) { [self] failure in
                 if let failure {
                     completion(.failure(failure))
                 } else {
@@ -165,16 +179,17 @@ final class SessionEntry: Sendable {
         // retaining every array of the session (docs/performance.md, item 82).
         var draft: Session?
         let lease: SessionLease
+        let previous: StoredSession
         let result: R
         do {
-            (lease, result) = try state.withLock { state throws -> (SessionLease, R) in
+            (lease, previous, result) = try state.withLock { state throws -> (SessionLease, StoredSession, R) in
                 guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
                 state.lease.lastAccess = max(state.lease.lastAccess, now)
                 var changed = state.session
                 let result = try body(&changed)
                 // Nothing changed, so nothing to write: the result is that of a read.
                 if changed.revision != state.session.revision || changed != state.session { draft = changed }
-                return (state.lease, result)
+                return (state.lease, state.stored, result)
             }
         } catch {
             completion(.failure(error))
@@ -184,14 +199,16 @@ final class SessionEntry: Sendable {
             completion(.success(result))
             return .passed
         }
-        journal.save(draft, lease: lease) { [self] failure in
+        journal.save(draft, over: previous, lease: lease) { [self] written in
             let notice = state.withLock { state -> (watchers: [Watch], revision: Int)? in
-                guard failure == nil else { return nil }
+                guard case .success(let bytes) = written else { return nil }
                 state.persistedAccess = max(state.persistedAccess, lease.lastAccess)
+                state.storedBytes = UInt32(clamping: bytes)
                 let revised = draft.revision != state.session.revision
                 state.session = draft
                 return revised ? (Self.ordered(state.watchers), draft.revision) : nil
             }
+            let failure: PresentationError? = if case .failure(let error) = written { error } else { nil }
             if let notice {
                 for watch in notice.watchers { watch.tell(.revised(notice.revision)) }
             }
@@ -254,7 +271,7 @@ final class SessionEntry: Sendable {
             var draft = state.session
             result = try body(&draft)
             if let journal, draft.revision != state.session.revision || draft != state.session {
-                try journal.save(draft, lease: state.lease)
+                state.storedBytes = UInt32(clamping: try journal.save(draft, over: state.stored, lease: state.lease))
                 state.persistedAccess = state.lease.lastAccess
             }
             state.session = draft
@@ -299,19 +316,21 @@ final class SessionEntry: Sendable {
 
     /// Marks the entry deleted once `remove` (the journal's, when there is one) succeeds, and
     /// hands back its watchers for the caller to tell outside the lock; nil when already closed.
-    func close(_ remove: () throws(PresentationError) -> Void) throws(PresentationError) -> [Watch]? {
+    /// `remove` is given the session as last written.
+    func close(_ remove: (StoredSession) throws(PresentationError) -> Void) throws(PresentationError) -> [Watch]? {
         try state.withLock { state throws(PresentationError) -> [Watch]? in
             guard !state.closed else { return nil }
-            try remove()
+            try remove(state.stored)
             return Self.close(&state)
         }
     }
 
-    /// Closes the entry if its lease ran out by `now`, handing back its watchers; nil when it is alive.
-    func closeIfExpired(at now: Date) -> [Watch]? {
+    /// Closes the entry if its lease ran out by `now`, handing back its watchers and the session
+    /// as last written, for the journal; nil when it is alive.
+    func closeIfExpired(at now: Date) -> (watchers: [Watch], stored: StoredSession)? {
         state.withLock { state in
             guard !state.closed, state.lease.isExpired(at: now) else { return nil }
-            return Self.close(&state)
+            return (Self.close(&state), state.stored)
         }
     }
 

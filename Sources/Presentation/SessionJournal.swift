@@ -5,20 +5,24 @@
 /// the store keeps the session exactly as it was. Calls for different sessions may come from many
 /// threads at once, which is what lets a journal commit them together.
 public protocol SessionJournal: Sendable {
-    /// Writes `session` (new or changed) and its lease; returns once that is durable.
-    func save(_ session: Session, lease: SessionLease) throws(PresentationError)
+    /// Writes `session` (new or changed) and its lease over `previous`, what this journal
+    /// holds of it (nil for a new session); returns once that is durable, with the bytes the
+    /// session now takes in the journal, for the store to keep and hand back as `previous`.
+    func save(_ session: Session, over previous: StoredSession?, lease: SessionLease) throws(PresentationError) -> Int
 
     /// Queues the same write and returns at once; `done` is called, on the journal's own
-    /// thread, with nil once the write is durable or with the error that kept it off the disk.
-    /// Writes queued by one thread, or ordered by the caller, reach the disk in that order.
+    /// thread, with the bytes once the write is durable or with the error that kept it off the
+    /// disk. Writes queued by one thread, or ordered by the caller, reach the disk in that order.
     /// `done` must not wait for another write of this journal: it runs on a thread that makes them durable.
-    func save(_ session: Session, lease: SessionLease, then done: @escaping @Sendable (PresentationError?) -> Void)
+    func save(
+        _ session: Session, over previous: StoredSession?, lease: SessionLease,
+        then done: @escaping @Sendable (Result<Int, PresentationError>) -> Void)
 
-    /// Removes sessions; returns once that is durable.
-    func remove(_ ids: [SessionID]) throws(PresentationError)
+    /// Removes sessions, as last written; returns once that is durable.
+    func remove(_ sessions: [StoredSession]) throws(PresentationError)
 
-    /// Queues the same removal and returns at once; `done` as for `save(_:lease:then:)`.
-    func remove(_ ids: [SessionID], then done: @escaping @Sendable (PresentationError?) -> Void)
+    /// Queues the same removal and returns at once; `done` as for `save(_:over:lease:then:)`.
+    func remove(_ sessions: [StoredSession], then done: @escaping @Sendable (PresentationError?) -> Void)
 
     /// Records later last-access times, so that idle deadlines survive a restart closely.
     ///
@@ -35,9 +39,9 @@ public protocol SessionJournal: Sendable {
 
 extension SessionJournal {
     /// For a journal that has no queue of its own: removes, then calls `done`, before returning.
-    public func remove(_ ids: [SessionID], then done: @escaping @Sendable (PresentationError?) -> Void) {
+    public func remove(_ sessions: [StoredSession], then done: @escaping @Sendable (PresentationError?) -> Void) {
         do {
-            try remove(ids)
+            try remove(sessions)
             done(nil)
         } catch {
             done(error)

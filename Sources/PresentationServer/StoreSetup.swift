@@ -38,8 +38,8 @@ enum StoreSetup {
             exit(1)
         }
         let store = InMemorySessionStore(limits: options.limits, journal: recovery.journal)
-        for (session, lease) in recovery.sessions {
-            store.restore(session, lease: lease)
+        for (session, lease, storedBytes) in recovery.sessions {
+            store.restore(session, lease: lease, storedBytes: storedBytes)
         }
         let (seconds, attoseconds) = recovery.duration.components
         Log.info(

@@ -3,12 +3,15 @@ import Presentation
 /// One change for the file, queued for the next group commit: an entry of its row in the log (SessionTable).
 enum JournalWrite: Sendable {
     case save(SavedSession)
-    case remove([SessionID])
+    /// Sessions as last written: their ids, and the bytes that `storedBytes` no longer counts.
+    case remove([StoredSession])
     /// Moves last-access times forward (never back) for rows that exist.
     case touch([SessionID: SessionLease])
 
-    static func save(_ session: Session, body: [UInt8], lease: SessionLease) -> JournalWrite {
-        .save(SavedSession(session: session, body: body, lease: lease))
+    static func save(_ session: Session, over previous: StoredSession?, body: [UInt8], lease: SessionLease)
+        -> JournalWrite
+    {
+        .save(SavedSession(session: session, over: previous, body: body, lease: lease))
     }
 }
 
@@ -22,12 +25,18 @@ enum JournalWrite: Sendable {
 /// every array it holds (about 5,000 instructions a durable change, docs/performance.md).
 final class SavedSession: Sendable {
     let session: Session
+    /// What the file holds of the session, as the store tells it; nil for a new one.
+    let previous: StoredSession?
     let body: [UInt8]
     let lease: SessionLease
+    /// What it takes in the file: its row and its kept events, for `storedBytes`.
+    let bytes: Int
 
-    init(session: Session, body: [UInt8], lease: SessionLease) {
+    init(session: Session, over previous: StoredSession?, body: [UInt8], lease: SessionLease) {
         self.session = session
+        self.previous = previous
         self.body = body
         self.lease = lease
+        bytes = SessionTable.storedSize(of: session, body: body)
     }
 }

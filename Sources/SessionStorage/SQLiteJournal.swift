@@ -18,22 +18,29 @@ public final class SQLiteJournal: SessionJournal {
         self.lock = lock
     }
 
-    public func save(_ session: Session, lease: SessionLease) throws(PresentationError) {
-        try queue.perform(.save(session, body: SessionCodec.encode(session), lease: lease))
+    public func save(_ session: Session, over previous: StoredSession?, lease: SessionLease) throws(PresentationError)
+        -> Int
+    {
+        let saved = SavedSession(session: session, over: previous, body: SessionCodec.encode(session), lease: lease)
+        try queue.perform(.save(saved))
+        return saved.bytes
     }
 
     public func save(
-        _ session: Session, lease: SessionLease, then done: @escaping @Sendable (PresentationError?) -> Void
+        _ session: Session, over previous: StoredSession?, lease: SessionLease,
+        then done: @escaping @Sendable (Result<Int, PresentationError>) -> Void
     ) {
-        queue.enqueue(.save(session, body: SessionCodec.encode(session), lease: lease), then: done)
+        let saved = SavedSession(session: session, over: previous, body: SessionCodec.encode(session), lease: lease)
+        let bytes = saved.bytes
+        queue.enqueue(.save(saved)) { failure in done(failure.map { .failure($0) } ?? .success(bytes)) }
     }
 
-    public func remove(_ ids: [SessionID]) throws(PresentationError) {
-        try queue.perform(.remove(ids))
+    public func remove(_ sessions: [StoredSession]) throws(PresentationError) {
+        try queue.perform(.remove(sessions))
     }
 
-    public func remove(_ ids: [SessionID], then done: @escaping @Sendable (PresentationError?) -> Void) {
-        queue.enqueue(.remove(ids), then: done)
+    public func remove(_ sessions: [StoredSession], then done: @escaping @Sendable (PresentationError?) -> Void) {
+        queue.enqueue(.remove(sessions), then: done)
     }
 
     public func touch(_ leases: [SessionID: SessionLease]) throws(PresentationError) {

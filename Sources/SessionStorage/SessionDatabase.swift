@@ -18,8 +18,9 @@ public enum SessionDatabase {
     /// What start-up found: the journal to write through, and the sessions to serve.
     public struct Recovery: Sendable {
         public let journal: SQLiteJournal
-        /// Every live session, with its lease, exactly as last acknowledged.
-        public let sessions: [(session: Session, lease: SessionLease)]
+        /// Every live session, with its lease, exactly as last acknowledged, and the bytes it
+        /// takes in the file (for `InMemorySessionStore.restore`).
+        public let sessions: [(session: Session, lease: SessionLease, storedBytes: Int)]
         /// Sessions found expired, and removed from the file.
         public let expired: Int
         /// Bytes of the live sessions' stored form.
@@ -59,16 +60,15 @@ public enum SessionDatabase {
         var restoring = limits
         restoring.maxStackLength = .max
         restoring.maxPresentationDepth = .max
-        var sessions: [(session: Session, lease: SessionLease)] = []
+        var sessions: [(session: Session, lease: SessionLease, storedBytes: Int)] = []
         var expired: [SessionID] = []
         do {
             for found in try table.readAll() {
-                let session = try restore(found, limits: restoring, path: path)
+                let (session, trimmed) = try restore(found, limits: restoring, path: path)
                 if found.lease.isExpired(at: now) {
                     expired.append(session.id)
                 } else {
-                    sessions.append((session, found.lease))
-                    table.noteLoaded(session, found)
+                    sessions.append((session, found.lease, table.noteLoaded(session, found, trimmed: trimmed)))
                 }
             }
             try table.settle(removing: expired)
@@ -164,8 +164,11 @@ public enum SessionDatabase {
         }
     }
 
-    /// A session found in the file, back to a session: decoded, its id matching its key, every invariant checked.
-    private static func restore(_ found: SessionTable.Found, limits: Limits, path: String) throws -> Session {
+    /// A session found in the file, back to a session: decoded, its id matching its key, every
+    /// invariant checked; `trimmed` when `limits` kept fewer of its events than the file has.
+    private static func restore(_ found: SessionTable.Found, limits: Limits, path: String) throws
+        -> (session: Session, trimmed: Bool)
+    {
         do {
             var decoded = try SessionCodec.decode(found.body, events: found.events.map(\.record))
             // A chunk of events may still hold events that the session has dropped since (a drop
@@ -175,7 +178,9 @@ public enum SessionDatabase {
                 throw StorageOpenError.invalidSession(
                     path: path, id: found.rawID, reason: "its bytes name session \(decoded.id)")
             }
-            return try Session(id: decoded.id, tokenDigest: decoded.tokenDigest, restoring: decoded.snapshot, limits: limits)
+            let session = try Session(
+                id: decoded.id, tokenDigest: decoded.tokenDigest, restoring: decoded.snapshot, limits: limits)
+            return (session, session.eventsDroppedThrough > decoded.snapshot.eventsDroppedThrough)
         } catch let error as StorageOpenError {
             throw error
         } catch {

@@ -24,6 +24,9 @@ struct SessionLog {
         let events: [UInt8]
         /// Its history had dropped every event up to this revision.
         let eventsDroppedThrough: Int
+        /// The same of the state it replaces, as last written (0 for a new session): for the
+        /// first entry since a fold, what the chunks have been cut to (`Unfolded`).
+        let tableDroppedThrough: Int
     }
 
     /// A session's latest state while the tables lack it: bytes and numbers, not the `Session`.
@@ -37,6 +40,9 @@ struct SessionLog {
         /// Its events new since it was last folded: its rows' events, one after another.
         var events: [UInt8]
         var eventsDroppedThrough: Int
+        /// Its chunks of events through this revision are deleted (those of a new session: all
+        /// none of them): the fold deletes more when its history has dropped more since.
+        let tableDroppedThrough: Int
         /// The first row of the session since it was last folded; no earlier row is needed for it.
         let firstSequence: Int
     }
@@ -90,7 +96,8 @@ struct SessionLog {
             } else {
                 unfolded[id] = Unfolded(
                     id: id, revision: saved.revision, body: saved.body, lease: saved.lease, events: saved.events,
-                    eventsDroppedThrough: saved.eventsDroppedThrough, firstSequence: sequence)
+                    eventsDroppedThrough: saved.eventsDroppedThrough, tableDroppedThrough: saved.tableDroppedThrough,
+                    firstSequence: sequence)
                 order.append((sequence, id))
             }
         }

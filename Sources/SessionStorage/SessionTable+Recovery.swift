@@ -104,21 +104,26 @@ extension SessionTable {
         return events
     }
 
-    /// Notes a live session read at start-up, as `found` had it.
-    func noteLoaded(_ session: Session, _ found: Found) {
-        // Dropped through 0: restoring under a lower `eventsKept` trims history the file still
-        // has, so the first fold of each session deletes what it no longer keeps.
-        let entry = Stored(loggedThrough: session.revision, size: Self.storedSize(of: session, body: found.body))
-        stored[session.id] = entry
-        storedBytes += Int(entry.size)
+    /// Notes a live session read at start-up, as `found` had it; `trimmed` when restoring
+    /// dropped events the file keeps (a lower `eventsKept` than it was written under). Returns
+    /// the bytes it takes in the file, for the store to hand back with its next write.
+    func noteLoaded(_ session: Session, _ found: Found, trimmed: Bool) -> Int {
+        // A trimmed session's row is written anew: the found one says fewer events were
+        // dropped than the chunks `settle` deletes, which the next start-up would find missing.
+        let body = trimmed ? SessionCodec.encode(session) : found.body
+        let bytes = Self.storedSize(of: session, body: body)
+        storedBytes += bytes
         if found.tableEventsThrough == nil { inlineEvents.insert(session.id) }
-        if found.inLog {
+        // Folded by `settle`: the tables lack its latest state, or keep events it no longer
+        // does, which no later fold would delete unless its history drops past them.
+        if found.inLog || trimmed {
             recovered.append(
                 SessionLog.Unfolded(
-                    id: session.id, revision: session.revision, body: found.body, lease: found.lease,
+                    id: session.id, revision: session.revision, body: body, lease: found.lease,
                     events: SessionCodec.packEvents(of: session, after: found.tableEventsThrough ?? .min),
-                    eventsDroppedThrough: session.eventsDroppedThrough, firstSequence: 0))
+                    eventsDroppedThrough: session.eventsDroppedThrough, tableDroppedThrough: 0, firstSequence: 0))
         }
+        return bytes
     }
 
     /// In one transaction: deletes `expired`, folds every session found newer in the log, and

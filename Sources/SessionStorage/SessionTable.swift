@@ -27,12 +27,11 @@ final class SessionTable {
     let selectChunks: SQLiteStatement
     private let appendLog: SQLiteStatement
     let cutLog: SQLiteStatement
-    /// What the file holds of each session; changed only after a commit.
-    // Internal rather than private for SessionTable+Recovery.swift: start-up fills them.
-    var stored: [SessionID: Stored] = [:]
+    // What the file holds of each session (its revision, its size) is not kept here but told
+    // with each write (`StoredSession`, from the store, which keeps the session anyway).
     /// Sessions whose row still holds its events inline (formats 1 and 2), none in chunks,
-    /// until their next fold moves them out: empty but after start-up on an older file. Apart
-    /// from `stored` so that an entry there stays 16 bytes: this is for every session.
+    /// until their next fold moves them out: empty but after start-up on an older file.
+    // Internal rather than private for SessionTable+Recovery.swift: start-up fills it.
     var inlineEvents: Set<SessionID> = []
     var log = SessionLog(next: 1)
     /// Sessions start-up found newer in the log than in the tables, for `settle`.
@@ -40,25 +39,7 @@ final class SessionTable {
     /// The log's size, in bytes of rows, past which the oldest sessions are folded.
     let foldThreshold: Int
 
-    /// A session's entry, packed in 16 bytes: with its 16-byte id, 32 a bucket of `stored`
-    /// (of which there are up to 2.7 a session), against 56 with a word for each count.
-    struct Stored {
-        /// Every kept event up to this revision is in a chunk or in a row of the log.
-        var loggedThrough: Int
-        /// The session's row and events, in bytes, for `storedBytes`: far below 4 GiB, as
-        /// `Limits` bounds a session; clamped all the same, and counted as clamped.
-        var size: UInt32
-        /// The chunks that run through this revision or earlier are deleted. It only spares a
-        /// fold a DELETE of chunks already gone, so a revision past `UInt32.max` is kept as
-        /// that, which costs the fold that DELETE and nothing else.
-        var droppedThrough: UInt32
-
-        init(loggedThrough: Int, size: Int, droppedThrough: Int = 0) {
-            self.loggedThrough = loggedThrough
-            self.size = UInt32(clamping: size)
-            self.droppedThrough = UInt32(clamping: droppedThrough)
-        }
-    }
+    /// Bytes of the sessions in the file, as `storedSize` counts them.
     var storedBytes = 0
 
     init(connection: SQLiteConnection, foldThreshold: Int) throws(SQLiteError) {
@@ -92,11 +73,12 @@ final class SessionTable {
     /// fsync that makes the batch durable is `SyncQueue`'s, shared with the batches around it.
     func apply(_ writes: [JournalWrite]) throws(SQLiteError) {
         // Each entry of the batch's row, with the write it stands for and the events its
-        // session's next fold is to have from it: what `log` and `stored` learn once committed.
+        // session's next fold is to have from it: what `log` and `storedBytes` learn once committed.
         var entries: [(id: SessionID, write: JournalWrite, foldEvents: [UInt8])] = []
         var rowSize = 0
+        var removedBytes = 0
         try transaction { () throws(SQLiteError) in
-            // Events logged by earlier writes of this batch, which `stored` does not know yet.
+            // Events logged by earlier writes of this batch, which the store did not know of yet.
             var loggedThrough: [SessionID: Int] = [:]
             // A session encodes to about 1 KB; more room is made as needed.
             var row = ByteWriter(capacity: 1_152 * writes.count)
@@ -107,8 +89,8 @@ final class SessionTable {
                     let id = session.id
                     // Each dictionary is asked once: hashing an id is about 200 instructions.
                     let loggedInBatch = loggedThrough[id]
-                    let known = stored[id]
-                    let events = SessionCodec.packEvents(of: session, after: loggedInBatch ?? known?.loggedThrough ?? .min)
+                    let known = saved.previous
+                    let events = SessionCodec.packEvents(of: session, after: loggedInBatch ?? known?.revision ?? .min)
                     SessionCodec.appendSaved(
                         id, revision: session.revision, body: saved.body, lease: saved.lease, events: events, to: &row)
                     // A fold writes the events the chunks lack, gathered from the entries since the
@@ -122,8 +104,10 @@ final class SessionTable {
                     }
                     entries.append((id, write, foldEvents))
                     loggedThrough[id] = session.revision
-                case .remove(let ids):
-                    for id in ids {
+                case .remove(let sessions):
+                    for session in sessions {
+                        let id = session.id
+                        removedBytes += session.bytes
                         try removeRows(of: id)
                         SessionCodec.appendRemoved(id, to: &row)
                         entries.append((id, write, []))
@@ -149,6 +133,7 @@ final class SessionTable {
         }
         guard !entries.isEmpty else { return }
         let sequence = log.appendRow(size: rowSize)
+        storedBytes -= removedBytes
         for entry in entries {
             switch entry.write {
             case .save(let saved):
@@ -157,21 +142,12 @@ final class SessionTable {
                     entry.id, in: sequence,
                     saving: SessionLog.SavedRow(
                         revision: session.revision, body: saved.body, lease: saved.lease, events: entry.foldEvents,
-                        eventsDroppedThrough: session.eventsDroppedThrough),
+                        eventsDroppedThrough: session.eventsDroppedThrough,
+                        tableDroppedThrough: saved.previous?.eventsDroppedThrough ?? 0),
                     removed: false)
-                let new = Stored(loggedThrough: session.revision, size: Self.storedSize(of: session, body: saved.body))
-                // Changed in place when known: one lookup, as this runs for every change.
-                if let index = stored.index(forKey: entry.id) {
-                    storedBytes += Int(new.size) - Int(stored.values[index].size)
-                    stored.values[index].size = new.size
-                    stored.values[index].loggedThrough = new.loggedThrough
-                } else {
-                    stored[entry.id] = new
-                    storedBytes += Int(new.size)
-                }
+                storedBytes += saved.bytes - (saved.previous?.bytes ?? 0)
             case .remove:
                 log.note(entry.id, in: sequence, saving: nil, removed: true)
-                storedBytes -= Int(stored.removeValue(forKey: entry.id)?.size ?? 0)
                 if !inlineEvents.isEmpty { inlineEvents.remove(entry.id) }
             case .touch(let leases):
                 // Only an unfolded session's touch has an entry; a folded one's went to its table row.
@@ -234,14 +210,13 @@ final class SessionTable {
             try insertChunk.bind(.sessionID(id), .integer(unfolded.revision), .blob(chunk))
             try insertChunk.run()
         }
-        if unfolded.eventsDroppedThrough > Int(stored[id]?.droppedThrough ?? 0) {
+        if unfolded.eventsDroppedThrough > unfolded.tableDroppedThrough {
             try dropChunks.bind(.sessionID(id), .integer(unfolded.eventsDroppedThrough))
             try dropChunks.run()
         }
     }
 
     func noteFolded(_ unfolded: SessionLog.Unfolded) {
-        stored[unfolded.id]?.droppedThrough = UInt32(clamping: unfolded.eventsDroppedThrough)
         if !inlineEvents.isEmpty { inlineEvents.remove(unfolded.id) }
     }
 

@@ -10,11 +10,16 @@ final class HeldJournal: SessionJournal {
     private let queued = Mutex<[@Sendable (PresentationError?) -> Void]>([])
     private let holding = Atomic<Bool>(false)
 
-    func save(_ session: Session, lease: SessionLease) throws(PresentationError) {}
+    func save(_ session: Session, over previous: StoredSession?, lease: SessionLease) throws(PresentationError) -> Int {
+        0
+    }
 
-    func save(_ session: Session, lease: SessionLease, then done: @escaping @Sendable (PresentationError?) -> Void) {
-        guard holding.load(ordering: .acquiring) else { return done(nil) }
-        queued.withLock { $0.append(done) }
+    func save(
+        _ session: Session, over previous: StoredSession?, lease: SessionLease,
+        then done: @escaping @Sendable (Result<Int, PresentationError>) -> Void
+    ) {
+        guard holding.load(ordering: .acquiring) else { return done(.success(0)) }
+        queued.withLock { $0.append { failure in done(failure.map { .failure($0) } ?? .success(0)) } }
     }
 
     /// From now on, saves wait for `land()`.
@@ -22,9 +27,9 @@ final class HeldJournal: SessionJournal {
         holding.store(true, ordering: .releasing)
     }
 
-    func remove(_ ids: [SessionID]) throws(PresentationError) {}
+    func remove(_ sessions: [StoredSession]) throws(PresentationError) {}
 
-    func remove(_ ids: [SessionID], then done: @escaping @Sendable (PresentationError?) -> Void) {
+    func remove(_ sessions: [StoredSession], then done: @escaping @Sendable (PresentationError?) -> Void) {
         guard holding.load(ordering: .acquiring) else { return done(nil) }
         queued.withLock { $0.append(done) }
     }

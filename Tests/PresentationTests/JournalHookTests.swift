@@ -8,48 +8,63 @@ import Testing
 final class RecordingJournal: SessionJournal {
     private struct State {
         var saved: [Session] = []
-        var removed: [SessionID] = []
+        /// What the store said the journal held of each saved session, in order.
+        var previous: [StoredSession?] = []
+        var removed: [StoredSession] = []
         var failure: PresentationError?
-        var queued: [(session: Session, done: @Sendable (PresentationError?) -> Void)] = []
+        var queued: [(session: Session, previous: StoredSession?, done: @Sendable (Result<Int, PresentationError>) -> Void)] =
+            []
     }
 
     private let state = Mutex(State())
 
     var saved: [Session] { state.withLock { $0.saved } }
-    var removed: [SessionID] { state.withLock { $0.removed } }
+    var previous: [StoredSession?] { state.withLock { $0.previous } }
+    var removed: [SessionID] { state.withLock { $0.removed.map(\.id) } }
+    var removedSessions: [StoredSession] { state.withLock { $0.removed } }
     var queuedRevisions: [Int] { state.withLock { $0.queued.map(\.session.revision) } }
+
+    /// The bytes this journal answers for a session: made up, and different for each revision,
+    /// so that a test sees which answer the store handed back.
+    static func bytes(of session: Session) -> Int { 1_000 + session.revision }
 
     func fail(with error: PresentationError?) {
         state.withLock { $0.failure = error }
     }
 
-    func save(_ session: Session, lease: SessionLease) throws(PresentationError) {
+    func save(_ session: Session, over previous: StoredSession?, lease: SessionLease) throws(PresentationError) -> Int {
         try state.withLock { state throws(PresentationError) in
             if let failure = state.failure { throw failure }
             state.saved.append(session)
+            state.previous.append(previous)
         }
+        return Self.bytes(of: session)
     }
 
-    func save(_ session: Session, lease: SessionLease, then done: @escaping @Sendable (PresentationError?) -> Void) {
-        state.withLock { $0.queued.append((session, done)) }
+    func save(
+        _ session: Session, over previous: StoredSession?, lease: SessionLease,
+        then done: @escaping @Sendable (Result<Int, PresentationError>) -> Void
+    ) {
+        state.withLock { $0.queued.append((session, previous, done)) }
     }
 
     /// Writes the queued saves in order, or fails them with the set failure, telling each.
     func land() {
-        while let (session, done) = state.withLock({ $0.queued.isEmpty ? nil : $0.queued.removeFirst() }) {
+        while let (session, previous, done) = state.withLock({ $0.queued.isEmpty ? nil : $0.queued.removeFirst() }) {
             let failure = state.withLock { state -> PresentationError? in
                 if let failure = state.failure { return failure }
                 state.saved.append(session)
+                state.previous.append(previous)
                 return nil
             }
-            done(failure)
+            done(failure.map { .failure($0) } ?? .success(Self.bytes(of: session)))
         }
     }
 
-    func remove(_ ids: [SessionID]) throws(PresentationError) {
+    func remove(_ sessions: [StoredSession]) throws(PresentationError) {
         try state.withLock { state throws(PresentationError) in
             if let failure = state.failure { throw failure }
-            state.removed += ids
+            state.removed += sessions
         }
     }
 
@@ -83,6 +98,28 @@ struct JournalHookTests {
         _ = try store.update(id) { _ in }
         #expect(journal.saved.map(\.revision) == [1, 2], "a read-only update writes nothing")
         #expect(journal.saved.last == store.session(id))
+    }
+
+    @Test("Each write tells the journal what it holds of the session: the last written, with the bytes it answered")
+    func previousWrites() throws {
+        let (journal, store, id) = try Self.journaledSession()
+        _ = try store.update(id) { session in try session.run(.push(Fixture.spec("a"))) }
+        // Queued, as the API's changes are: the answer the store keeps comes with the landing.
+        store.update(id, { session in try session.run(.push(Fixture.spec("b"))) }, completion: { _ in })
+        journal.land()
+        journal.fail(with: .storageFull)
+        #expect(throws: PresentationError.storageFull) {
+            try store.update(id) { session in try session.run(.pop(result: nil)) }
+        }
+        journal.fail(with: nil)
+        _ = try store.update(id) { session in try session.run(.pop(result: nil)) }
+        let saved = journal.saved
+        #expect(saved.map(\.revision) == [1, 2, 3, 4])
+        // Each write over the one before it; the refused one changed nothing to write over.
+        let expected = [nil] + saved.dropLast().map { StoredSession($0, bytes: RecordingJournal.bytes(of: $0)) }
+        #expect(journal.previous == expected)
+        #expect(try store.delete(id))
+        #expect(journal.removedSessions == [StoredSession(saved[3], bytes: 1_004)])
     }
 
     @Test("A change the journal refuses is not made: the session and its watchers see nothing")

@@ -45,6 +45,55 @@ struct EventRowsTests {
         #expect(reopened.storedBytes == storedBytes)
     }
 
+    /// Every change folded at once (a log of one byte), so that each revision's events are a
+    /// chunk of their own; the last change left in the log (`inLog`) or folded with the rest.
+    @Test(
+        "A restart under a lower eventsKept deletes what it no longer keeps, and the next restart reads it back",
+        arguments: [false, true])
+    func restartKeepingFewer(inLog: Bool) throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let (many, few) = (Limits(eventsKept: 40), Limits(eventsKept: 4))
+        func open(_ limits: Limits, foldThreshold: Int) throws -> SessionDatabase.Recovery {
+            try SessionDatabase.open(
+                directory: directory, limits: limits, now: StorageFixture.start, foldThreshold: foldThreshold)
+        }
+        func change(_ store: InMemorySessionStore, _ id: SessionID, _ operation: Operation) throws {
+            _ = try store.update(id) { session in
+                try session.apply([Step(operation: operation)], at: StorageFixture.start, limits: many)
+            }
+        }
+        let first = try open(many, foldThreshold: 1)
+        let store = InMemorySessionStore(limits: many, journal: first.journal)
+        let id = try store.create(root: StorageFixture.spec("home"), now: StorageFixture.start).session.id
+        for round in 0..<6 {
+            try change(store, id, .push(StorageFixture.spec("item")))
+            try change(store, id, .pop(result: .string("r\(round)")))
+        }
+        first.journal.close()
+        if inLog {
+            let second = try open(many, foldThreshold: 1 << 20)
+            let found = try #require(second.sessions.first)
+            let again = InMemorySessionStore(limits: many, journal: second.journal)
+            again.restore(found.session, lease: found.lease, storedBytes: found.storedBytes)
+            try change(again, id, .push(StorageFixture.spec("last")))
+            second.journal.abandon()
+        }
+        #expect(try StorageFixture.storedEventRevisions(of: id, in: directory).count >= 13)
+
+        let trimmed = try open(few, foldThreshold: 1 << 20)
+        let session = try #require(trimmed.sessions.first?.session)
+        #expect(session.eventsDroppedThrough > 0 && session.keptEvents.count <= 4)
+        trimmed.journal.close()
+        // The chunks of events it dropped are gone, each chunk being one revision's.
+        #expect(try StorageFixture.storedEventRevisions(of: id, in: directory) == session.keptEvents.map(\.revision))
+
+        let reopened = try open(few, foldThreshold: 1 << 20)
+        defer { reopened.journal.close() }
+        #expect(reopened.sessions.map(\.session) == [session])
+        #expect(reopened.storedBytes == trimmed.storedBytes)
+    }
+
     @Test("Deleting a session deletes its events")
     func deleteRemovesEvents() throws {
         let directory = StorageFixture.directory()
@@ -90,7 +139,8 @@ struct EventRowsTests {
         #expect(try SQLiteConnection(path: path).texts("PRAGMA user_version") == ["\(SessionTable.schemaVersion)"])
 
         let store = InMemorySessionStore(journal: recovery.journal, clock: { now })
-        store.restore(restored, lease: try #require(recovery.sessions.first?.lease))
+        let found = try #require(recovery.sessions.first)
+        store.restore(restored, lease: found.lease, storedBytes: found.storedBytes)
         let changed = try store.update(id) { session in
             _ = try session.apply([Step(operation: .pop(result: nil))], at: now, limits: .default)
             return session

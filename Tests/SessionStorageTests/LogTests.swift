@@ -54,7 +54,8 @@ struct LogTests {
             try SessionDatabase.open(directory: directory, limits: limits, now: StorageFixture.start, foldThreshold: threshold)
         }
         var recovery = try open()
-        var expected: [SessionID: (session: Session, lease: SessionLease)] = [:]
+        // Each with the bytes the journal answered, which a store keeps and hands back.
+        var expected: [SessionID: (session: Session, lease: SessionLease, bytes: Int)] = [:]
         var nextID = 0
         var moment = StorageFixture.start
         var crashes = 0
@@ -67,11 +68,12 @@ struct LogTests {
                 let session = Session(
                     id: StorageFixture.id(nextID), token: SessionToken.random(), root: StorageFixture.spec("home"),
                     now: moment)
-                try recovery.journal.save(session, lease: lease)
-                expected[session.id] = (session, lease)
+                let bytes = try recovery.journal.save(session, over: nil, lease: lease)
+                expected[session.id] = (session, lease, bytes)
             } else if roll < 14 {
                 let id = try #require(expected.keys.randomElement(using: &generator))
-                try recovery.journal.remove([id])
+                let state = try #require(expected[id])
+                try recovery.journal.remove([StoredSession(state.session, bytes: state.bytes)])
                 expected[id] = nil
             } else if roll < 22 {
                 let id = try #require(expected.keys.randomElement(using: &generator))
@@ -79,14 +81,17 @@ struct LogTests {
                 expected[id]!.lease.lastAccess = moment
             } else {
                 let id = try #require(expected.keys.randomElement(using: &generator))
-                var session = expected[id]!.session
+                let previous = try #require(expected[id])
+                var session = previous.session
                 let operation: Operation =
                     session.root.path.count > 3 || (session.root.path.count > 1 && roll % 2 == 0)
                     ? .pop(result: .string("step \(step)")) : .push(StorageFixture.spec("s\(step)", params: StorageFixture.params))
                 _ = try session.apply([Step(operation: operation)], at: moment, limits: limits)
-                try recovery.journal.save(session, lease: lease)
-                expected[id] = (session, lease)
+                let bytes = try recovery.journal.save(
+                    session, over: StoredSession(previous.session, bytes: previous.bytes), lease: lease)
+                expected[id] = (session, lease, bytes)
             }
+            #expect(recovery.journal.storedBytes == expected.values.reduce(0) { $0 + $1.bytes }, "step \(step)")
             // The fold after a commit runs before the next commit, so at most this step's row is unfolded.
             let logBytes = try Self.connection(directory).texts(
                 "SELECT coalesce(sum(length(entries)), 0) + count(*) * \(SessionTable.logRowOverhead) FROM log")
@@ -101,7 +106,9 @@ struct LogTests {
                 for (id, state) in expected {
                     #expect(found[id]?.session == state.session, "after crash \(crashes): \(id)")
                     #expect(found[id]?.lease == state.lease, "after crash \(crashes): \(id)")
+                    #expect(found[id]?.storedBytes == state.bytes, "after crash \(crashes): \(id)")
                 }
+                #expect(recovery.journal.storedBytes == recovery.storedBytes)
                 #expect(try Self.connection(directory).texts("SELECT count(*) FROM log") == ["0"], "start-up folds the log")
             }
         }
@@ -127,8 +134,8 @@ struct LogTests {
         let failures = Atomic<Int>(0)
         for session in sessions {
             written.enter()
-            recovery.journal.save(session, lease: lease) { error in
-                if error != nil { failures.add(1, ordering: .relaxed) }
+            recovery.journal.save(session, over: nil, lease: lease) { outcome in
+                if case .failure = outcome { failures.add(1, ordering: .relaxed) }
                 written.leave()
             }
         }
@@ -158,17 +165,16 @@ struct LogTests {
             directory: directory, limits: .default, now: StorageFixture.start, foldThreshold: threshold)
         defer { recovery.journal.close() }
         let lease = SessionLease(timeToLive: 86_400, lastAccess: StorageFixture.start)
-        var ids: [SessionID] = []
+        var saved: [StoredSession] = []
         for number in 1...150 {
             let session = Session(
                 id: StorageFixture.id(number), token: SessionToken.random(), root: StorageFixture.spec("home"),
                 now: StorageFixture.start)
-            try recovery.journal.save(session, lease: lease)
-            ids.append(session.id)
+            saved.append(StoredSession(session, bytes: try recovery.journal.save(session, over: nil, lease: lease)))
         }
         // One write, 150 removals: more than twice the threshold of rows, none of them a session's state.
         let removed = DispatchSemaphore(value: 0)
-        recovery.journal.remove(ids) { error in
+        recovery.journal.remove(saved) { error in
             #expect(error == nil)
             removed.signal()
         }
@@ -178,7 +184,7 @@ struct LogTests {
         let survivor = Session(
             id: StorageFixture.id(999), token: SessionToken.random(), root: StorageFixture.spec("home"),
             now: StorageFixture.start)
-        recovery.journal.save(survivor, lease: lease) { _ in touched.signal() }
+        recovery.journal.save(survivor, over: nil, lease: lease) { _ in touched.signal() }
         #expect(touched.wait(timeout: .now() + 5) == .success, "the writer is not stuck folding")
         let rows = try Self.connection(directory).texts("SELECT count(*) FROM log")
         #expect(Int(rows.first ?? "") ?? .max <= 2, "only the survivor's row, and maybe the removals': \(rows)")

@@ -23,7 +23,7 @@ struct SessionLogTests {
                 session.id, in: sequence,
                 saving: SessionLog.SavedRow(
                     revision: session.revision, body: [], lease: lease, events: [],
-                    eventsDroppedThrough: session.eventsDroppedThrough),
+                    eventsDroppedThrough: session.eventsDroppedThrough, tableDroppedThrough: 0),
                 removed: false)
         }
     }
