@@ -260,7 +260,7 @@ public final class InMemorySessionStore: SessionStore {
     public func delete(_ id: SessionID, completion: @escaping @Sendable (Result<Bool, PresentationError>) -> Void) {
         guard let entry = entry(id) else { return completion(.success(false)) }
         guard let journal else { return completion(Result { () throws(PresentationError) in try delete(id) }) }
-        entry.close(journal: journal, id: id) { [self] closed in
+        entry.close(journal: journal) { [self] closed in
             completion(
                 closed.map { watchers in
                     guard let watchers else { return false }

@@ -140,7 +140,7 @@ final class SessionEntry: Sendable {
     /// `completion` gets the watchers to tell, nil when the entry was closed already (deleted,
     /// or expired meanwhile), or the error that kept the row, and the session, in place.
     func close(
-        journal: any SessionJournal, id: SessionID,
+        journal: any SessionJournal,
         completion: @escaping @Sendable (Result<[Watch]?, PresentationError>) -> Void
     ) {
         enqueue { [self] in

@@ -43,11 +43,15 @@ struct LogTests {
     /// few changes, and history trimmed so that folds also delete events. After every step the
     /// log holds at most its threshold and one more row; every few steps the writer is stopped
     /// as a crash would stop it, and a restart must read back exactly what was acknowledged.
-    @Test("After a crash at any point, a restart reads back every acknowledged state, lease and deletion")
-    func crashesAtAnyPoint() throws {
+    /// With `fewerKept`, every other restart keeps 3 events instead of 6 (`--events-kept`
+    /// lowered and raised again), so that restarts trim histories the file still holds.
+    @Test(
+        "After a crash at any point, a restart reads back every acknowledged state, lease and deletion",
+        arguments: [false, true])
+    func crashesAtAnyPoint(fewerKept: Bool) throws {
         let directory = StorageFixture.directory()
         defer { StorageFixture.remove(directory) }
-        let limits = Limits(eventsKept: 6)
+        var limits = Limits(eventsKept: 6)
         let threshold = 3_000
         var generator = SystemRandomNumberGenerator()
         func open() throws -> SessionDatabase.Recovery {
@@ -100,13 +104,19 @@ struct LogTests {
             if step % 75 == 0 {
                 recovery.journal.abandon()
                 crashes += 1
+                if fewerKept { limits = Limits(eventsKept: crashes % 2 == 1 ? 3 : 6) }
                 recovery = try open()
                 let found = Dictionary(uniqueKeysWithValues: recovery.sessions.map { ($0.session.id, $0) })
                 #expect(Set(found.keys) == Set(expected.keys), "after crash \(crashes)")
                 for (id, state) in expected {
-                    #expect(found[id]?.session == state.session, "after crash \(crashes): \(id)")
+                    // What was acknowledged, with the history the restart's limits keep of it.
+                    let kept = try Session(
+                        id: id, tokenDigest: state.session.tokenDigest, restoring: state.session.snapshot, limits: limits)
+                    #expect(found[id]?.session == kept, "after crash \(crashes): \(id)")
                     #expect(found[id]?.lease == state.lease, "after crash \(crashes): \(id)")
-                    #expect(found[id]?.storedBytes == state.bytes, "after crash \(crashes): \(id)")
+                    if !fewerKept { #expect(found[id]?.storedBytes == state.bytes, "after crash \(crashes): \(id)") }
+                    // Changed on from what was read back, as a store would.
+                    if let back = found[id] { expected[id] = (back.session, back.lease, back.storedBytes) }
                 }
                 #expect(recovery.journal.storedBytes == recovery.storedBytes)
                 #expect(try Self.connection(directory).texts("SELECT count(*) FROM log") == ["0"], "start-up folds the log")
