@@ -196,6 +196,22 @@ extension ByteReader {
         try Self.parse(try string(), make)
     }
 
+    // Each id type by name, for SessionStorage: called from another module, the generic
+    // `identifier` ran unspecialised, looking up its metadata on every call (a tenth of a
+    // start-up's instructions, docs/performance.md, item 100). Here it is specialised.
+
+    package mutating func screenID() throws(ByteDecodingError) -> ScreenID {
+        try identifier(ScreenID.init(rawValue:))
+    }
+
+    package mutating func stackID() throws(ByteDecodingError) -> StackID {
+        try identifier(StackID.init(rawValue:))
+    }
+
+    package mutating func presentationID() throws(ByteDecodingError) -> PresentationID {
+        try identifier(PresentationID.init(rawValue:))
+    }
+
     /// A raw-value enum (style, role, status) read as its name.
     package mutating func named<Value>(_ make: (String) -> Value?) throws(ByteDecodingError) -> Value {
         try Self.parse(try string(), make)

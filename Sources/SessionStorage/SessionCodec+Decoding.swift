@@ -64,7 +64,7 @@ extension SessionCodec {
 extension ByteReader {
     mutating func stack(depth: Int) throws(ByteDecodingError) -> Stack {
         guard depth < SessionCodec.maxDepth else { throw .invalid("stacks nest too deeply") }
-        let id = try identifier(StackID.init(rawValue:))
+        let id = try stackID()
         var path: [Screen] = []
         for _ in 0..<(try count()) { path.append(try screen()) }
         let presentation = try bool() ? try self.presentation(depth: depth) : nil
@@ -72,7 +72,7 @@ extension ByteReader {
     }
 
     mutating func screen() throws(ByteDecodingError) -> Screen {
-        let id = try identifier(ScreenID.init(rawValue:))
+        let id = try screenID()
         let name = try string()
         let title = try optional()
         let params = try paramsText()
@@ -87,9 +87,9 @@ extension ByteReader {
     }
 
     mutating func presentation(depth: Int) throws(ByteDecodingError) -> Presentation {
-        let id = try identifier(PresentationID.init(rawValue:))
+        let id = try presentationID()
         let style = try named(PresentationStyle.init(rawValue:))
-        let presentedBy = try identifier(ScreenID.init(rawValue:))
+        let presentedBy = try screenID()
         let content: PresentationContent
         switch try byte() {
         case 0:
@@ -128,9 +128,9 @@ extension ByteReader {
     }
 
     mutating func outcome() throws(ByteDecodingError) -> PresentationOutcome {
-        let id = try identifier(PresentationID.init(rawValue:))
+        let id = try presentationID()
         let style = try named(PresentationStyle.init(rawValue:))
-        let presentedBy = try identifier(ScreenID.init(rawValue:))
+        let presentedBy = try screenID()
         let status = try named(PresentationStatus.init(rawValue:))
         let result = try bool() ? try json(depth: 0) : nil
         return PresentationOutcome(id: id, style: style, presentedBy: presentedBy, status: status, result: result)
