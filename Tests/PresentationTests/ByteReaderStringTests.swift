@@ -5,7 +5,7 @@ import Testing
 /// written when it is UTF-8, refused when it is not, whatever the decoder would repair.
 @Suite("Stored strings")
 struct ByteReaderStringTests {
-    @Test("A string comes back byte for byte", arguments: ["", "inbox", "détail", "日本語の画面", "😀 emoji", "a\u{0}b"])
+    @Test("A string comes back byte for byte", arguments: ["", "inbox", "a screen name longer than fifteen bytes", "détail", "日本語の画面", "😀 emoji", "a\u{0}b"])
     func roundTrip(string: String) throws {
         var writer = ByteWriter()
         writer.string(string)
