@@ -127,7 +127,12 @@ extension Session {
 /// The id numbers a restored tree uses: each once, none beyond what the counter issued, so new ids never collide.
 private struct IssuedNumbers {
     let last: Int
-    var seen: Set<Int> = []
+    /// The numbers claimed, searched end to end while there are few, as in most sessions (a
+    /// `Set` from the first, grown and hashed id by id, was a tenth of a start-up's
+    /// instructions: docs/performance.md, item 100); past `fewLimit` they go to `many` as well.
+    private var few: [Int] = []
+    private var many: Set<Int> = []
+    private static let fewLimit = 32
 
     init(last: Int) {
         self.last = last
@@ -139,7 +144,19 @@ private struct IssuedNumbers {
             throw .invalidSnapshot("\(id) is not an id this server issues (\(prefix) and a number)")
         }
         guard number <= last else { throw .invalidSnapshot("\(id) is beyond lastIssuedID \(last)") }
-        guard seen.insert(number).inserted else { throw .invalidSnapshot("the id number of \(id) is used twice") }
+        guard firstClaim(of: number) else { throw .invalidSnapshot("the id number of \(id) is used twice") }
+    }
+
+    /// Notes `number` claimed; false when it was already.
+    private mutating func firstClaim(of number: Int) -> Bool {
+        guard few.count == Self.fewLimit else {
+            if few.contains(number) { return false }
+            if few.isEmpty { few.reserveCapacity(16) }
+            few.append(number)
+            return true
+        }
+        if many.isEmpty { many = Set(few) }
+        return many.insert(number).inserted
     }
 
     /// The number of `prefix` and a number as the counter spells it (no sign, no leading zero,

@@ -24,6 +24,29 @@ struct SnapshotTests {
         #expect(try Self.restore(session.snapshot) == session)
     }
 
+    /// Past the few ids a session usually has, restoring keeps the numbers it has claimed in
+    /// a set rather than a short list: both must catch a number used twice.
+    @Test(
+        "A session of many ids restores, and an id number used twice is refused wherever it is",
+        arguments: [1, 20, 50])
+    func manyIDs(reusedAt position: Int) throws {
+        var session = Fixture.session()
+        for index in 1..<60 { try session.run(.push(Fixture.spec("screen\(index)"))) }
+        #expect(try Self.restore(session.snapshot) == session)
+        var snapshot = session.snapshot
+        var path = snapshot.root.path
+        // The last screen, the 61st id claimed, takes the id of the one at `position`: claimed
+        // while the list was short (1, 20) or after it had gone to the set (50).
+        path[path.count - 1] = Screen(restoring: path[position].id, spec: Fixture.spec("again"), result: nil)
+        snapshot.root = try Stack(restoring: snapshot.root.id, path: path, presentation: nil)
+        #expect {
+            try Self.restore(snapshot)
+        } throws: { error in
+            guard case PresentationError.invalidSnapshot(let reason) = error else { return false }
+            return reason.contains("the id number of \(path[position].id) is used twice")
+        }
+    }
+
     /// Each breaks one invariant of a valid snapshot; the refusal must name it.
     static let breakages: [(reason: String, breakage: @Sendable (inout Session.Snapshot) -> Void)] = [
         ("revision must be 1", { $0.revision = 0 }),
