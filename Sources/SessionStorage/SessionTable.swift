@@ -24,7 +24,6 @@ final class SessionTable {
     private let insertChunk: SQLiteStatement
     private let dropChunks: SQLiteStatement
     private let deleteChunks: SQLiteStatement
-    let selectChunks: SQLiteStatement
     private let appendLog: SQLiteStatement
     let cutLog: SQLiteStatement
     // What the file holds of each session (its revision, its size) is not kept here but told
@@ -60,7 +59,6 @@ final class SessionTable {
             "INSERT OR REPLACE INTO event_chunks (session, through, body) VALUES (?1, ?2, ?3)")
         dropChunks = try connection.prepare("DELETE FROM event_chunks WHERE session = ?1 AND through <= ?2")
         deleteChunks = try connection.prepare("DELETE FROM event_chunks WHERE session = ?1")
-        selectChunks = try connection.prepare("SELECT body FROM event_chunks WHERE session = ?1 ORDER BY through")
         appendLog = try connection.prepare("INSERT INTO log (seq, entries) VALUES (?1, ?2)")
         cutLog = try connection.prepare("DELETE FROM log WHERE seq < ?1")
     }

@@ -328,6 +328,27 @@ struct LogTests {
         }
     }
 
+    @Test("A chunk of events that does not read back refuses start-up as corruption, naming its session")
+    func corruptChunk() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let first = try SessionDatabase.open(directory: directory, limits: .default, now: StorageFixture.start)
+        let store = InMemorySessionStore(journal: first.journal)
+        let ids = try (0..<3).map { _ in
+            try store.create(root: StorageFixture.spec("home"), now: StorageFixture.start).session.id
+        }
+        // Closed cleanly, so every session's events are in chunks, which start-up reads in one scan.
+        first.journal.close()
+        let file = try Self.connection(directory)
+        try file.execute("UPDATE event_chunks SET body = body || x'07' WHERE session = '\(ids[1].rawValue)'")
+        #expect {
+            _ = try SessionDatabase.open(directory: directory, limits: .default, now: StorageFixture.start)
+        } throws: { error in
+            guard case StorageOpenError.corrupt(_, let details) = error else { return false }
+            return details.contains("a chunk of events of session \(ids[1].rawValue)")
+        }
+    }
+
     private static func connection(_ directory: String) throws -> SQLiteConnection {
         try SQLiteConnection(path: (directory as NSString).appendingPathComponent(SessionDatabase.fileName))
     }
