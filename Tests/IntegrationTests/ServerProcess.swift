@@ -11,6 +11,12 @@ final class ServerProcess {
     private let captured = Drained()
     private let errors = Drained()
 
+    /// Seconds to wait for the server to start listening or to stop: 15, times
+    /// `TEST_TIME_SCALE` when set (scripts/sanitize sets 4: under ThreadSanitizer, with the
+    /// suites running in parallel on two cores, a clean restart's test took 59 s in all and
+    /// once saw a stop outlast 15 s).
+    static let patience = 15 * (Double(ProcessInfo.processInfo.environment["TEST_TIME_SCALE"] ?? "") ?? 1)
+
     /// The binary `swift build` put beside this test bundle.
     static var executable: URL {
         let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -56,7 +62,7 @@ final class ServerProcess {
 
     /// Waits for the `listening` line and returns the port it names.
     func port() throws -> Int {
-        let deadline = Date().addingTimeInterval(15)
+        let deadline = Date().addingTimeInterval(ServerProcess.patience)
         while Date() < deadline, process.isRunning || !captured.ended {
             Thread.sleep(forTimeInterval: 0.02)
             if let line = logLines().first(where: { $0["event"] as? String == "listening" }), let port = line["port"] as? Int {
@@ -67,10 +73,10 @@ final class ServerProcess {
         throw ProcessFailure.noListeningLine(output)
     }
 
-    /// SIGTERM, then the exit status (killed after 15 s, which fails the test).
+    /// SIGTERM, then the exit status (killed after `patience`, which fails the test).
     func terminate() throws -> Int32 {
         process.terminate()
-        let deadline = Date().addingTimeInterval(15)
+        let deadline = Date().addingTimeInterval(ServerProcess.patience)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
@@ -114,9 +120,9 @@ final class Drained: Sendable {
         thread.start()
     }
 
-    /// Waits (up to 15 s) for the writer to close the pipe, so nothing written is missed.
+    /// Waits (up to `ServerProcess.patience`) for the writer to close the pipe, so nothing written is missed.
     func waitForEnd() {
-        let deadline = Date().addingTimeInterval(15)
+        let deadline = Date().addingTimeInterval(ServerProcess.patience)
         while !ended, Date() < deadline { Thread.sleep(forTimeInterval: 0.01) }
     }
 }
