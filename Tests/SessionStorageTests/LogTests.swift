@@ -320,12 +320,7 @@ struct LogTests {
         // A stray byte after the row's one entry: the start of an entry that is not there.
         let file = try Self.connection(directory)
         try file.execute("UPDATE log SET entries = entries || x'07'")
-        #expect {
-            _ = try SessionDatabase.open(directory: directory, limits: .default, now: StorageFixture.start)
-        } throws: { error in
-            guard case StorageOpenError.corrupt(_, let details) = error else { return false }
-            return details.contains("log row 1")
-        }
+        Self.expectRefusedAsCorrupt(directory, naming: "log row 1")
     }
 
     @Test("A chunk of events that does not read back refuses start-up as corruption, naming its session")
@@ -341,11 +336,18 @@ struct LogTests {
         first.journal.close()
         let file = try Self.connection(directory)
         try file.execute("UPDATE event_chunks SET body = body || x'07' WHERE session = '\(ids[1].rawValue)'")
-        #expect {
+        Self.expectRefusedAsCorrupt(directory, naming: "a chunk of events of session \(ids[1].rawValue)")
+    }
+
+    /// Expects start-up on `directory` to refuse the file as corrupt, its details containing `detail`.
+    private static func expectRefusedAsCorrupt(
+        _ directory: String, naming detail: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        #expect(sourceLocation: sourceLocation) {
             _ = try SessionDatabase.open(directory: directory, limits: .default, now: StorageFixture.start)
         } throws: { error in
             guard case StorageOpenError.corrupt(_, let details) = error else { return false }
-            return details.contains("a chunk of events of session \(ids[1].rawValue)")
+            return details.contains(detail)
         }
     }
 
