@@ -63,8 +63,9 @@ public enum SessionDatabase {
         var sessions: [(session: Session, lease: SessionLease, storedBytes: Int)] = []
         var expired: [SessionID] = []
         do {
-            for found in try table.readAll() {
-                let (session, trimmed) = try restore(found, limits: restoring, path: path)
+            let everyFound = try table.readAll()
+            for (found, restored) in zip(everyFound, restoreAll(everyFound, limits: restoring, path: path)) {
+                let (session, trimmed) = try restored.get()
                 if found.lease.isExpired(at: now) {
                     expired.append(session.id)
                 } else {
@@ -161,30 +162,6 @@ public enum SessionDatabase {
                 ? .corrupt(path: path, details: error.description) : .cannotOpen(path: path, reason: error.description)
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
-        }
-    }
-
-    /// A session found in the file, back to a session: decoded, its id matching its key, every
-    /// invariant checked; `trimmed` when `limits` kept fewer of its events than the file has.
-    private static func restore(_ found: SessionTable.Found, limits: Limits, path: String) throws
-        -> (session: Session, trimmed: Bool)
-    {
-        do {
-            var decoded = try SessionCodec.decode(found.body, events: found.events.map(\.record))
-            // A chunk of events may still hold events that the session has dropped since (a drop
-            // that falls inside a chunk, or a newer state in the log): restoring skips them.
-            decoded.snapshot.events.removeAll { $0.revision <= decoded.snapshot.eventsDroppedThrough }
-            guard decoded.id.rawValue == found.rawID else {
-                throw StorageOpenError.invalidSession(
-                    path: path, id: found.rawID, reason: "its bytes name session \(decoded.id)")
-            }
-            let session = try Session(
-                id: decoded.id, tokenDigest: decoded.tokenDigest, restoring: decoded.snapshot, limits: limits)
-            return (session, session.eventsDroppedThrough > decoded.snapshot.eventsDroppedThrough)
-        } catch let error as StorageOpenError {
-            throw error
-        } catch {
-            throw StorageOpenError.invalidSession(path: path, id: found.rawID, reason: "\(error)")
         }
     }
 }

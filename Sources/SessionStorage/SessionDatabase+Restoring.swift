@@ -1,0 +1,61 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import Dispatch
+import Presentation
+
+/// Start-up's sessions, from what the file holds to sessions, on every core the process may use.
+extension SessionDatabase {
+    /// What `restore` makes of each of `found`, in order. Decoding a session and checking it
+    /// is most of a start-up (about two thirds of its instructions, docs/performance.md,
+    /// item 102) and each session's is its own, so the sessions are shared out among the
+    /// cores the process may run on (`activeProcessorCount` follows its CPU affinity), in
+    /// contiguous runs of at least `minimumRun` (sharing out fewer costs more than it saves);
+    /// one core, or a few sessions, restores them in turn.
+    static func restoreAll(
+        _ found: [SessionTable.Found], limits: Limits, path: String, minimumRun: Int = 2_048
+    ) -> [Result<(session: Session, trimmed: Bool), any Error>] {
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, found.count / minimumRun)
+        guard workers > 1 else {
+            return found.map { found in Result { try restore(found, limits: limits, path: path) } }
+        }
+        let run = (found.count + workers - 1) / workers
+        return Array(unsafeUninitializedCapacity: found.count) { buffer, initialized in
+            // Each worker initialises its own run of slots and no other's; `concurrentPerform`
+            // returns only once every worker has, so every slot is set when `initialized` says so.
+            nonisolated(unsafe) let slots = buffer.baseAddress!
+            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+                for index in min(found.count, worker * run)..<min(found.count, (worker + 1) * run) {
+                    (slots + index).initialize(to: Result { try restore(found[index], limits: limits, path: path) })
+                }
+            }
+            initialized = found.count
+        }
+    }
+
+    /// A session found in the file, back to a session: decoded, its id matching its key, every
+    /// invariant checked; `trimmed` when `limits` kept fewer of its events than the file has.
+    static func restore(_ found: SessionTable.Found, limits: Limits, path: String) throws
+        -> (session: Session, trimmed: Bool)
+    {
+        do {
+            var decoded = try SessionCodec.decode(found.body, events: found.events.map(\.record))
+            // A chunk of events may still hold events that the session has dropped since (a drop
+            // that falls inside a chunk, or a newer state in the log): restoring skips them.
+            decoded.snapshot.events.removeAll { $0.revision <= decoded.snapshot.eventsDroppedThrough }
+            guard decoded.id.rawValue == found.rawID else {
+                throw StorageOpenError.invalidSession(
+                    path: path, id: found.rawID, reason: "its bytes name session \(decoded.id)")
+            }
+            let session = try Session(
+                id: decoded.id, tokenDigest: decoded.tokenDigest, restoring: decoded.snapshot, limits: limits)
+            return (session, session.eventsDroppedThrough > decoded.snapshot.eventsDroppedThrough)
+        } catch let error as StorageOpenError {
+            throw error
+        } catch {
+            throw StorageOpenError.invalidSession(path: path, id: found.rawID, reason: "\(error)")
+        }
+    }
+}
