@@ -13,16 +13,11 @@ public struct StoredSession: Sendable, Equatable {
     /// What it takes in the journal, as the journal's `save` answered.
     public let bytes: Int
 
-    public init(id: SessionID, revision: Int, eventsDroppedThrough: Int, bytes: Int) {
-        self.id = id
-        self.revision = revision
-        self.eventsDroppedThrough = eventsDroppedThrough
-        self.bytes = bytes
-    }
-
     /// `session` as written, taking `bytes`.
     public init(_ session: borrowing Session, bytes: Int) {
-        self.init(
-            id: session.id, revision: session.revision, eventsDroppedThrough: session.eventsDroppedThrough, bytes: bytes)
+        id = session.id
+        revision = session.revision
+        eventsDroppedThrough = session.eventsDroppedThrough
+        self.bytes = bytes
     }
 }

@@ -7,12 +7,6 @@ enum JournalWrite: Sendable {
     case remove([StoredSession])
     /// Moves last-access times forward (never back) for rows that exist.
     case touch([SessionID: SessionLease])
-
-    static func save(_ session: Session, over previous: StoredSession?, body: [UInt8], lease: SessionLease)
-        -> JournalWrite
-    {
-        .save(SavedSession(session: session, over: previous, body: body, lease: lease))
-    }
 }
 
 /// A session's new state (its encoded bytes and its lease) and the kept events the file lacks.
