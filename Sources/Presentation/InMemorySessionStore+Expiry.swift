@@ -11,7 +11,8 @@ extension InMemorySessionStore {
     ///
     /// Entries are closed first, under their own locks, so no change can land after; the journal
     /// then drops them in one write. If that write fails, the rows stay on disk, already expired,
-    /// and the next start-up drops them.
+    /// and the next start-up drops them. A session with a write under way (a change or a deletion
+    /// that came just before its lease ran out) is left to the next sweep.
     @discardableResult
     public func removeExpired(now: Date) throws(PresentationError) -> Int {
         var removed: [(watchers: [Watch], stored: StoredSession)] = []

@@ -250,7 +250,7 @@ public final class InMemorySessionStore: SessionStore {
         guard let entry = entry(id) else { return false }
         // Closing waits for an update under way on this session, so `.deleted` is the last word,
         // and the row goes before the entry: a delete that cannot be written is not made.
-        guard let watchers = try entry.close({ stored throws(PresentationError) in try journal?.remove([stored]) }) else {
+        guard let watchers = try entry.close(journal: journal) else {
             return false
         }
         forgetClosed(id, entry, telling: watchers)

@@ -314,22 +314,32 @@ final class SessionEntry: Sendable {
         state.withLock { _ = $0.watchers.removeValue(forKey: key) }
     }
 
-    /// Marks the entry deleted once `remove` (the journal's, when there is one) succeeds, and
+    /// Marks the entry deleted once the journal, when there is one, has removed its row, and
     /// hands back its watchers for the caller to tell outside the lock; nil when already closed.
-    /// `remove` is given the session as last written.
-    func close(_ remove: (StoredSession) throws(PresentationError) -> Void) throws(PresentationError) -> [Watch]? {
-        try state.withLock { state throws(PresentationError) -> [Watch]? in
+    ///
+    /// With a journal, in the session's turn: a change whose write is under way lands first, so
+    /// that the removal takes away the bytes that write stored, not those of the one before. Under
+    /// the lock alone, the removal also waited on the journal's thread while that thread waited
+    /// for this lock to land the change: neither went on.
+    func close(journal: (any SessionJournal)?) throws(PresentationError) -> [Watch]? {
+        if journal != nil { takeTurn() }
+        defer { if journal != nil { passTurn() } }
+        return try state.withLock { state throws(PresentationError) -> [Watch]? in
             guard !state.closed else { return nil }
-            try remove(state.stored)
+            try journal?.remove([state.stored])
             return Self.close(&state)
         }
     }
 
     /// Closes the entry if its lease ran out by `now`, handing back its watchers and the session
-    /// as last written, for the journal; nil when it is alive.
+    /// as last written, for the journal; nil when it is alive, or busy.
+    ///
+    /// A session whose turn is held is left to the next sweep: a change or a deletion of it is
+    /// being written, and the journal does not yet say what that write stored. Closed then, it
+    /// was removed with the bytes before the write (which counted them too), or removed twice.
     func closeIfExpired(at now: Date) -> (watchers: [Watch], stored: StoredSession)? {
         state.withLock { state in
-            guard !state.closed, state.lease.isExpired(at: now) else { return nil }
+            guard !state.closed, !state.busy, state.lease.isExpired(at: now) else { return nil }
             return (Self.close(&state), state.stored)
         }
     }

@@ -282,21 +282,37 @@ struct JournalHookTests {
         #expect(store.session(id)?.root.path.map(\.name) == ["home", "a", "b"])
     }
 
-    @Test("A session deleted while its change is being written: the waiting changes answer not found")
+    @Test("A blocking delete takes its turn: changes queued before it land first, and it removes what they wrote")
     func deletedWhileQueued() throws {
         let (journal, store, id) = try Self.journaledSession()
         let outcomes = Mutex<[String]>([])
-        for name in ["a", "b"] {
+        @Sendable func change(_ name: String) {
             store.update(id, { session in try session.run(.push(Fixture.spec(name))) }) { result in
                 outcomes.withLock { $0.append("\(name): " + ((try? result.get()) == nil ? "failed" : "applied")) }
             }
         }
-        #expect(try store.delete(id))
-        #expect(store.session(id) == nil)
+        change("a")
+        change("b")
+        // A thread, not a task: a task blocked here would hold one of the few threads that
+        // every test's tasks share.
+        let deleted = Mutex<Bool?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            deleted.withLock { $0 = try? store.delete(id) }
+            done.signal()
+        }.start()
+        Thread.sleep(forTimeInterval: 0.05)
+        #expect(journal.removed.isEmpty, "the delete waits for the changes queued before it")
+        change("c")
         journal.land()
-        // "a" was queued before the deletion and lands ahead of it; "b" found no session.
-        #expect(outcomes.withLock { $0 } == ["a: applied", "b: failed"])
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        #expect(deleted.withLock { $0 } == true)
+        // "c" came after the delete and found no session.
+        #expect(outcomes.withLock { $0 } == ["a: applied", "b: applied", "c: failed"])
         #expect(journal.removed == [id])
+        let removed = journal.removedSessions.first
+        #expect(removed?.revision == 3, "the removal names the revision last written")
+        #expect(removed?.bytes == 1_003, "and the bytes that write answered")
         #expect(store.session(id) == nil)
     }
 }

@@ -13,7 +13,7 @@ struct SyncTests {
     func answeredAfterSync() throws {
         let directory = StorageFixture.directory()
         defer { StorageFixture.remove(directory) }
-        let disk = HeldDisk()
+        let disk = HeldDisk(holdingFirst: true)
         let recovery = try SessionDatabase.open(
             directory: directory, limits: .default, now: StorageFixture.start, sync: { disk.sync($0) })
         defer { recovery.journal.close() }
@@ -79,23 +79,4 @@ struct SyncTests {
         }
         return false
     }
-}
-
-/// A disk whose first fsync waits until released; the others go through at once.
-private final class HeldDisk: Sendable {
-    private let started = DispatchSemaphore(value: 0)
-    private let gate = DispatchSemaphore(value: 0)
-    private let calls = Atomic<Int>(0)
-
-    func sync(_ wal: WALFile) -> Int32 {
-        if calls.add(1, ordering: .relaxed).newValue == 1 {
-            started.signal()
-            gate.wait()
-        }
-        return wal.sync()
-    }
-
-    func waitUntilSyncing() -> Bool { started.wait(timeout: .now() + 5) == .success }
-
-    func release() { gate.signal() }
 }
