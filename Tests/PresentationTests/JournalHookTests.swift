@@ -303,11 +303,10 @@ struct JournalHookTests {
         }.start()
         Thread.sleep(forTimeInterval: 0.05)
         #expect(journal.removed.isEmpty, "the delete waits for the changes queued before it")
-        change("c")
         journal.land()
         #expect(done.wait(timeout: .now() + 5) == .success)
         #expect(deleted.withLock { $0 } == true)
-        // "c" came after the delete and found no session.
+        change("c")
         #expect(outcomes.withLock { $0 } == ["a: applied", "b: applied", "c: failed"])
         #expect(journal.removed == [id])
         let removed = journal.removedSessions.first
