@@ -208,11 +208,11 @@ public final class InMemorySessionStore: SessionStore {
         }
     }
 
-    public func session(_ id: SessionID) -> Session? {
-        entry(id)?.session(at: clock())
+    public func session(_ id: SessionID, countingAsUse counts: (borrowing Session) -> Bool) -> Session? {
+        entry(id)?.session(at: clock(), countingAsUse: counts)
     }
 
-    public func read(_ id: SessionID, _ body: (borrowing Session) -> Void) -> Bool {
+    public func read(_ id: SessionID, _ body: (borrowing Session) -> Bool) -> Bool {
         guard let entry = entry(id) else { return false }
         return entry.read(at: clock(), body)
     }

@@ -62,22 +62,22 @@ final class SessionEntry: Sendable {
         }
     }
 
-    /// The session unless closed or expired at `now`; a read keeps the session alive.
-    func session(at now: Date) -> Session? {
+    /// The session unless closed or expired at `now`; the read keeps the session alive when
+    /// `counts` says it is a use (its owner's, not a request that failed the token check).
+    func session(at now: Date, countingAsUse counts: (borrowing Session) -> Bool) -> Session? {
         state.withLock { state in
             guard !state.closed, !state.lease.isExpired(at: now) else { return nil }
-            state.lease.lastAccess = max(state.lease.lastAccess, now)
+            if counts(state.session) { state.lease.lastAccess = max(state.lease.lastAccess, now) }
             return state.session
         }
     }
 
-    /// `body` run on the session in place unless closed or expired at `now` (then false); a
-    /// read keeps the session alive.
-    func read(at now: Date, _ body: (borrowing Session) -> Void) -> Bool {
+    /// `body` run on the session in place unless closed or expired at `now` (then false); the
+    /// read keeps the session alive when `body` says it was a use.
+    func read(at now: Date, _ body: (borrowing Session) -> Bool) -> Bool {
         state.withLock { state in
             guard !state.closed, !state.lease.isExpired(at: now) else { return false }
-            state.lease.lastAccess = max(state.lease.lastAccess, now)
-            body(state.session)
+            if body(state.session) { state.lease.lastAccess = max(state.lease.lastAccess, now) }
             return true
         }
     }
@@ -107,7 +107,7 @@ final class SessionEntry: Sendable {
     /// change touched was copied whole (copy-on-write); in place, arrays no reader holds
     /// change where they are.
     func updateInPlace(at now: Date, _ body: (inout Session) throws -> Void) throws {
-        try changeOpen(at: now) { state in try body(&state.session) }
+        try changeOpen(at: now) { state, _ in try body(&state.session) }
     }
 
     /// The same for a store with a journal, without waiting for the disk: `body` runs (now, or
@@ -184,12 +184,19 @@ final class SessionEntry: Sendable {
         do {
             (lease, previous, result) = try state.withLock { state throws -> (SessionLease, StoredSession, R) in
                 guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
-                state.lease.lastAccess = max(state.lease.lastAccess, now)
+                // The lease moves with the change, once it is made: a change refused (a wrong
+                // token among the reasons) or not written keeps no session alive.
+                var lease = state.lease
+                lease.lastAccess = max(lease.lastAccess, now)
                 var changed = state.session
                 let result = try body(&changed)
                 // Nothing changed, so nothing to write: the result is that of a read.
-                if changed.revision != state.session.revision || changed != state.session { draft = changed }
-                return (state.lease, state.stored, result)
+                if changed.revision != state.session.revision || changed != state.session {
+                    draft = changed
+                } else {
+                    state.lease = lease
+                }
+                return (lease, state.stored, result)
             }
         } catch {
             completion(.failure(error))
@@ -202,6 +209,7 @@ final class SessionEntry: Sendable {
         journal.save(draft, over: previous, lease: lease) { [self] written in
             let notice = state.withLock { state -> (watchers: [Watch], revision: Int)? in
                 guard case .success(let bytes) = written else { return nil }
+                state.lease.lastAccess = max(state.lease.lastAccess, lease.lastAccess)
                 state.persistedAccess = max(state.persistedAccess, lease.lastAccess)
                 state.storedBytes = UInt32(clamping: bytes)
                 let revised = draft.revision != state.session.revision
@@ -267,12 +275,12 @@ final class SessionEntry: Sendable {
     /// journal, the copy is written (the caller holds the turn then).
     private func apply<R>(at now: Date, journal: (any SessionJournal)?, _ body: (inout Session) throws -> R) throws -> R {
         var result: R?
-        try changeOpen(at: now) { state in
+        try changeOpen(at: now) { state, lease in
             var draft = state.session
             result = try body(&draft)
             if let journal, draft.revision != state.session.revision || draft != state.session {
-                state.storedBytes = UInt32(clamping: try journal.save(draft, over: state.stored, lease: state.lease))
-                state.persistedAccess = state.lease.lastAccess
+                state.storedBytes = UInt32(clamping: try journal.save(draft, over: state.stored, lease: lease))
+                state.persistedAccess = lease.lastAccess
             }
             state.session = draft
         }
@@ -281,14 +289,17 @@ final class SessionEntry: Sendable {
     }
 
     /// Runs `change` on the state under the lock unless the session is closed or expired at
-    /// `now` (a change keeps it alive), then tells the watchers, outside the lock, when the
-    /// revision moved.
-    private func changeOpen(at now: Date, _ change: (inout State) throws -> Void) throws {
+    /// `now`, then tells the watchers, outside the lock, when the revision moved. `change` is
+    /// given the lease the session has once it returns: a change made keeps the session alive,
+    /// one that throws (refused, or not written) leaves its lease as it was.
+    private func changeOpen(at now: Date, _ change: (inout State, SessionLease) throws -> Void) throws {
         let notice = try state.withLock { state throws -> (watchers: [Watch], revision: Int)? in
             guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
-            state.lease.lastAccess = max(state.lease.lastAccess, now)
+            var lease = state.lease
+            lease.lastAccess = max(lease.lastAccess, now)
             let revision = state.session.revision
-            try change(&state)
+            try change(&state, lease)
+            state.lease = lease
             return state.session.revision != revision ? (Self.ordered(state.watchers), state.session.revision) : nil
         }
         if let notice {

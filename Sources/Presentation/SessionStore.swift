@@ -34,17 +34,20 @@ public protocol SessionStore: Sendable {
         _ snapshot: Session.Snapshot, timeToLive: Int?, now: Date,
         completion: @escaping @Sendable (Result<NewSession, PresentationError>) -> Void)
 
-    /// A snapshot of the session, nil when there is none.
-    func session(_ id: SessionID) -> Session?
+    /// A snapshot of the session, nil when there is none. The read keeps the session alive
+    /// when `counts` says it is a use: a request that fails the session's token check must
+    /// not keep someone else's session alive.
+    func session(_ id: SessionID, countingAsUse counts: (borrowing Session) -> Bool) -> Session?
 
     /// Calls `body` with the session, read in place under its lock (no copy of the session
-    /// is made); false, without calling it, when there is none. A read counts as a use, as
-    /// `session` does. `body` must be short: changes of that session wait for it.
+    /// is made); false, without calling it, when there is none. The read keeps the session
+    /// alive when `body` returns true, as `session(_:countingAsUse:)` does when `counts` does.
+    /// `body` must be short: changes of that session wait for it.
     ///
     /// Not generic: every GET comes through here, and the API holds its store as `any
     /// SessionStore`, so a generic requirement had its metadata looked up at every call
     /// (docs/performance.md, item 47). `body` keeps its answer in a variable of the caller's.
-    func read(_ id: SessionID, _ body: (borrowing Session) -> Void) -> Bool
+    func read(_ id: SessionID, _ body: (borrowing Session) -> Bool) -> Bool
 
     /// Runs `body` on the session under that session's lock (other sessions proceed in parallel).
     ///
@@ -111,6 +114,12 @@ public protocol SessionStore: Sendable {
 }
 
 extension SessionStore {
+    /// A snapshot of the session, nil when there is none; the read counts as a use (a caller
+    /// that has checked the token, or the server's own).
+    public func session(_ id: SessionID) -> Session? {
+        session(id) { _ in true }
+    }
+
     /// `change(_:_:completion:)` with `body`'s result handed to `completion`.
     public func update<R: Sendable>(
         _ id: SessionID, _ body: @escaping @Sendable (inout Session) throws -> R,

@@ -14,7 +14,10 @@ extension PresentationAPI {
     func authorizedSession(_ rawID: Substring, _ request: HTTPRequest, allowQueryToken: Bool = false) throws -> Session {
         let digest = try presentedDigest(request, allowQueryToken: allowQueryToken)
         let id = try sessionID(rawID)
-        guard let session = store.session(id) else { throw PresentationError.sessionNotFound }
+        // Only the owner's read keeps the session alive.
+        guard let session = store.session(id, countingAsUse: { $0.tokenDigest.matches(digest) }) else {
+            throw PresentationError.sessionNotFound
+        }
         guard session.tokenDigest.matches(digest) else { throw APIError.unauthorized }
         return session
     }

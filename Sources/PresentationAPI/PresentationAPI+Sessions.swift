@@ -87,8 +87,12 @@ extension PresentationAPI {
         let ifNoneMatch = request.headers["If-None-Match"]
         var answer: Result<HTTPResponse, APIError>?
         let found = store.read(id) { session in
+            // Only the owner's read keeps the session alive.
+            guard session.tokenDigest.matches(digest) else {
+                answer = .failure(.unauthorized)
+                return false
+            }
             answer = Result { () throws(APIError) -> HTTPResponse in
-                guard session.tokenDigest.matches(digest) else { throw .unauthorized }
                 if let ifNoneMatch {
                     let tags = try ETag.revisions(in: ifNoneMatch, name: "If-None-Match")
                     if tags == nil || tags?.contains(session.revision) == true {
@@ -97,6 +101,7 @@ extension PresentationAPI {
                 }
                 return sessionJSON.readResponse(for: session)
             }
+            return true
         }
         guard found, let answer else { throw PresentationError.sessionNotFound }
         return try answer.get()

@@ -9,16 +9,15 @@ struct APIHarness {
     let api: PresentationAPI
     let store: InMemorySessionStore
 
-    init(limits: Limits = .default) {
+    /// `now`: the API's and the store's clock; one fixed time unless a test moves it, so that
+    /// no session expires once the real date passes it.
+    init(limits: Limits = .default, now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }) {
         var counter = 0
         let ids = (0..<1000).map { _ -> SessionID in
             counter += 1
             return SessionID(rawValue: String(repeating: "a", count: 19) + String(format: "%02d", counter % 100) + "A")!
         }
         let next = Counter()
-        // One fixed time for the API and the store's leases, so that no session expires once
-        // the real date passes it.
-        let now = { @Sendable in Date(timeIntervalSince1970: 1_800_000_000) }
         store = InMemorySessionStore(
             limits: limits,
             clock: now,

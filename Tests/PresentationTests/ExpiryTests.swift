@@ -32,6 +32,37 @@ struct ExpiryTests {
         #expect(throws: PresentationError.sessionNotFound) { try store.update(id) { _ in } }
     }
 
+    @Test("A change refused, or not written, leaves the lease as it was; one made moves it")
+    func onlyChangesMadeRenew() throws {
+        let clock = ManualClock()
+        let journal = RecordingJournal()
+        let store = InMemorySessionStore(limits: Limits(sessionTTL: 10), journal: journal, clock: { clock.now })
+        let id = try store.create(root: Fixture.spec("home"), now: clock.now).session.id
+        let created = try #require(store.lease(of: id)?.lastAccess)
+        clock.advance(4)
+        #expect(throws: PresentationError.self, "refused: no screen to pop") {
+            try store.update(id) { session in try session.run(.pop(result: nil)) }
+        }
+        journal.fail(with: .storageFull)
+        #expect(throws: PresentationError.storageFull) {
+            try store.update(id) { session in try session.run(.push(Fixture.spec("a"))) }
+        }
+        let answered = Mutex<(any Error)?>(nil)
+        store.change(id, { session in try session.run(.push(Fixture.spec("b"))) }) { error in
+            answered.withLock { $0 = error }
+        }
+        journal.land()
+        #expect(answered.withLock { $0 as? PresentationError } == .storageFull)
+        #expect(store.lease(of: id)?.lastAccess == created, "neither refusal nor failed write is a use")
+
+        journal.fail(with: nil)
+        store.change(id, { session in try session.run(.push(Fixture.spec("c"))) }) { _ in }
+        journal.land()
+        #expect(store.lease(of: id)?.lastAccess == clock.now, "a change made is")
+        clock.advance(8)
+        #expect(store.session(id) != nil, "12 s after creation, 8 after the change")
+    }
+
     @Test("A listing does not keep a session alive")
     func listingIsNoUse() throws {
         let clock = ManualClock()
