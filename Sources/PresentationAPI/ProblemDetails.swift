@@ -159,7 +159,7 @@ struct ProblemDetails: Sendable {
         case .storageFailed(let reason):
             self.init(
                 status: .serviceUnavailable, code: "storage_failed",
-                detail: "the change could not be written, so it was not made: \(reason)")
+                detail: "the change could not be written: \(reason)")
             headers.set("Retry-After", "5")
         case .invalidSnapshot(let reason):
             self.init(status: .unprocessableContent, code: "invalid_document", detail: reason)

@@ -8,7 +8,7 @@ extension PrometheusText {
     mutating func add(_ storage: JournalStatistics) {
         let figures: [Figure] = [
             ("presentation_storage_writes_total", "counter",
-             "Writes (saves, removals, lease updates) committed to durable storage.", Double(storage.writes)),
+             "Writes (saves, removals, lease updates) sent to durable storage, those the disk refused included.", Double(storage.writes)),
             ("presentation_storage_transactions_total", "counter",
              "Transactions that carried them: fewer than writes when commits were grouped.", Double(storage.transactions)),
             ("presentation_storage_syncs_total", "counter",

@@ -59,7 +59,8 @@ final class SyncQueue: Sendable {
         if status != 0 {
             let failure = PresentationError.storageFailed(
                 "the disk could not sync the session log (\(String(cString: strerror(status)))); "
-                    + "writes are refused until a restart")
+                    + "the change is not made here, but may be found on disk after a restart; "
+                    + "writes are refused until then")
             failed.withLock { $0 = $0 ?? failure }
             outcome = failure
         }

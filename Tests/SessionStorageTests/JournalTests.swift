@@ -129,8 +129,10 @@ struct JournalTests {
         let big = JSONValue.object([JSONMember("blob", .string(String(repeating: "x", count: 20_000)))])
         var failure: PresentationError?
         var before: Session?
+        var bytesWritten = 0
         for round in 0..<40 {
             before = store.session(id)
+            bytesWritten = store.storedBytes
             do {
                 _ = try store.update(id) { session in
                     try session.apply(
@@ -144,6 +146,7 @@ struct JournalTests {
         }
         #expect(failure == .storageFull)
         #expect(store.session(id) == before, "a change that could not be written must not be made")
+        #expect(store.storedBytes == bytesWritten, "nor counted in the stored bytes")
         let count = store.count
         let huge = JSONValue.object([JSONMember("blob", .string(String(repeating: "y", count: 400_000)))])
         #expect(throws: PresentationError.storageFull) {
