@@ -93,23 +93,42 @@ struct EventHistory: Equatable, Sendable {
         Int(sealedBytes) + tail.count - head
     }
 
+    /// Adds `new` (one change's events, or none) and drops the oldest whole revisions past
+    /// `limit` events, keeping the newest revision whole however many events it has.
+    ///
+    /// Never split a revision: the rest of the one the cut falls in goes too. Never drop the
+    /// newest: a batch may make more events than are kept (100 steps, a pop with a result
+    /// two events each), and dropping it left a client that had every revision before it with
+    /// nothing to read but 410 `history_expired`. Until the next change drops it, the history
+    /// holds that one revision over the limit.
     mutating func append(_ new: [Event], keeping limit: Int) {
         append(new)
         let limit = max(limit, 0)
-        guard count > limit else { return }
-        // Never split a revision: drop the rest of the one the cut falls in.
+        guard count > limit, let newest = new.last?.revision ?? newestRevision else { return }
         var cut = count - limit
         var dropped = 0
         for (index, record) in records().enumerated() {
             let revision = Self.revision(of: record)
+            if revision == newest {
+                cut = index
+                break
+            }
             if index >= cut {
                 guard revision == dropped else { break }
                 cut += 1
             }
             dropped = revision
         }
+        guard cut > 0 else { return }
         droppedThrough = dropped
         dropFirst(cut)
+    }
+
+    /// The revision of the newest kept event; nil when none is kept.
+    private var newestRevision: Int? {
+        var newest: Int?
+        for record in records() { newest = Self.revision(of: record) }
+        return newest
     }
 
     private mutating func append(_ new: [Event]) {

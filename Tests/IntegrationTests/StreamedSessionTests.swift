@@ -66,9 +66,10 @@ struct StreamedSessionTests {
         }
     }
 
-    @Test("A stream that falls behind the kept history says reset; one that includes the session sends it next")
-    func resetThenSession() throws {
-        // Two events kept: a batch of three in one revision leaves the stream behind.
+    @Test("A batch with more events than are kept reaches up-to-date streams and reads whole, not as a reset")
+    func oversizedBatchArrivesWhole() throws {
+        // Two events kept, a batch of three in one revision: clients that had revision 1 read all
+        // of revision 2 (it used to be dropped whole, leaving them only `reset` and 410).
         try withServer(limits: Limits(eventsKept: 2)) { server in
             let client = try server.connect()
             let session = try client.createSession()
@@ -79,12 +80,15 @@ struct StreamedSessionTests {
                 "batch", to: session,
                 json: ["operations": [["op": "push", "screen": "a"], ["op": "push", "screen": "b"], ["op": "push", "screen": "c"]]]
             ).expectSession(revision: 2)
-            let reset = try plain.nextEvent()
-            #expect(reset.event == "reset")
-            #expect(try reset.json().int("revision") == 2)
-            let behind = try including.nextEvents(2)
-            #expect(behind.map(\.event) == ["reset", "session"])
-            #expect(JSONText.canonical(try behind[1].json()) == JSONText.canonical(try client.fetch(session)))
+            let events = try plain.nextEvents(3)
+            #expect(events.map(\.event) == [nil, nil, nil])
+            #expect(try events.map { try $0.json().string("type") } == ["pushed", "pushed", "pushed"])
+            #expect(events.last?.id == "2", "the revision's last event carries its id")
+            let followed = try including.nextEvents(4)
+            #expect(followed.map(\.event) == [nil, nil, nil, "session"])
+            #expect(JSONText.canonical(try followed[3].json()) == JSONText.canonical(try client.fetch(session)))
+            let read = try client.get(session.route("events?after=1"), token: session.token)
+            #expect(read.status == 200)
         }
     }
 

@@ -39,14 +39,18 @@ struct HistoryTests {
         #expect(throws: PresentationError.historyExpired(oldest: 3)) { try session.events(after: 2) }
     }
 
-    @Test("A revision with more events than are kept is dropped whole")
+    @Test("A revision with more events than are kept stays whole while it is the newest, then goes whole")
     func oversizedRevision() throws {
         var session = Fixture.session()
         let limits = Limits(eventsKept: 2)
         let steps = Array(repeating: Step(operation: .push(Fixture.spec("a"))), count: 3)
         let change = try session.apply(steps, at: Fixture.time(of: 2), limits: limits)
         #expect(change.events.count == 3)
-        #expect(try session.events(after: 2).isEmpty)
+        // A client that had revision 1 reads all of revision 2.
+        #expect(try session.events(after: 1) == change.events)
+        #expect(throws: PresentationError.historyExpired(oldest: 1)) { try session.events(after: 0) }
+        try session.run(.pop(result: nil), limits: limits)
+        #expect(try session.events(after: 2).map(\.revision) == [3])
         #expect(throws: PresentationError.historyExpired(oldest: 2)) { try session.events(after: 1) }
     }
 
