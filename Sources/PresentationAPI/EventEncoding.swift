@@ -115,4 +115,12 @@ enum EventStreamFrame {
     static func named(_ name: String, revision: Int) -> [UInt8] {
         Array("event: \(name)\ndata: {\"revision\":\(revision)}\n\n".utf8)
     }
+
+    /// The stream fell behind the kept history: events through `revision` were skipped. It
+    /// carries the revision as its id, so that a client reconnecting after it (EventSource
+    /// sends the last id it saw as `Last-Event-ID`) resumes there; with the id of the last
+    /// event before it, the reconnection asked for dropped events and got 410 for good.
+    static func reset(revision: Int) -> [UInt8] {
+        Array("id: \(revision)\nevent: reset\ndata: {\"revision\":\(revision)}\n\n".utf8)
+    }
 }

@@ -67,7 +67,7 @@ final class EventSubscriber: Sendable {
             } catch {
                 // Fell behind the kept history: tell the client to refetch the tree (which a
                 // stream that includes it gets next anyway).
-                stream.send(EventStreamFrame.named("reset", revision: session.revision))
+                stream.send(EventStreamFrame.reset(revision: session.revision))
             }
             if let message = sessionMessage(session) { stream.send(message) }
             last = session.revision
