@@ -67,7 +67,7 @@ final class SessionEntry: Sendable {
     func session(at now: Date, countingAsUse counts: (borrowing Session) -> Bool) -> Session? {
         state.withLock { state in
             guard !state.closed, !state.lease.isExpired(at: now) else { return nil }
-            if counts(state.session) { state.lease.lastAccess = max(state.lease.lastAccess, now) }
+            if counts(state.session) { state.lease = state.lease.used(at: now) }
             return state.session
         }
     }
@@ -77,7 +77,7 @@ final class SessionEntry: Sendable {
     func read(at now: Date, _ body: (borrowing Session) -> Bool) -> Bool {
         state.withLock { state in
             guard !state.closed, !state.lease.isExpired(at: now) else { return false }
-            if body(state.session) { state.lease.lastAccess = max(state.lease.lastAccess, now) }
+            if body(state.session) { state.lease = state.lease.used(at: now) }
             return true
         }
     }
@@ -186,8 +186,7 @@ final class SessionEntry: Sendable {
                 guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
                 // The lease moves with the change, once it is made: a change refused (a wrong
                 // token among the reasons) or not written keeps no session alive.
-                var lease = state.lease
-                lease.lastAccess = max(lease.lastAccess, now)
+                let lease = state.lease.used(at: now)
                 var changed = state.session
                 let result = try body(&changed)
                 // Nothing changed, so nothing to write: the result is that of a read.
@@ -209,7 +208,7 @@ final class SessionEntry: Sendable {
         journal.save(draft, over: previous, lease: lease) { [self] written in
             let notice = state.withLock { state -> (watchers: [Watch], revision: Int)? in
                 guard case .success(let bytes) = written else { return nil }
-                state.lease.lastAccess = max(state.lease.lastAccess, lease.lastAccess)
+                state.lease = state.lease.used(at: lease.lastAccess)
                 state.persistedAccess = max(state.persistedAccess, lease.lastAccess)
                 state.storedBytes = UInt32(clamping: bytes)
                 let revised = draft.revision != state.session.revision
@@ -295,8 +294,7 @@ final class SessionEntry: Sendable {
     private func changeOpen(at now: Date, _ change: (inout State, SessionLease) throws -> Void) throws {
         let notice = try state.withLock { state throws -> (watchers: [Watch], revision: Int)? in
             guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
-            var lease = state.lease
-            lease.lastAccess = max(lease.lastAccess, now)
+            let lease = state.lease.used(at: now)
             let revision = state.session.revision
             try change(&state, lease)
             state.lease = lease

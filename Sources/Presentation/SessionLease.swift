@@ -19,4 +19,11 @@ public struct SessionLease: Hashable, Sendable {
     public var expiry: Date { lastAccess.addingTimeInterval(TimeInterval(timeToLive)) }
 
     public func isExpired(at now: Date) -> Bool { now >= expiry }
+
+    /// The lease after a use at `time`: it runs from then, never from earlier than it did.
+    func used(at time: Date) -> SessionLease {
+        var lease = self
+        lease.lastAccess = max(lastAccess, time)
+        return lease
+    }
 }

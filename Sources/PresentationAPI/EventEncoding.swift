@@ -121,6 +121,6 @@ enum EventStreamFrame {
     /// sends the last id it saw as `Last-Event-ID`) resumes there; with the id of the last
     /// event before it, the reconnection asked for dropped events and got 410 for good.
     static func reset(revision: Int) -> [UInt8] {
-        Array("id: \(revision)\nevent: reset\ndata: {\"revision\":\(revision)}\n\n".utf8)
+        Array("id: \(revision)\n".utf8) + named("reset", revision: revision)
     }
 }

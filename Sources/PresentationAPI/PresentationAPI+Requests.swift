@@ -15,10 +15,14 @@ extension PresentationAPI {
         let digest = try presentedDigest(request, allowQueryToken: allowQueryToken)
         let id = try sessionID(rawID)
         // Only the owner's read keeps the session alive.
-        guard let session = store.session(id, countingAsUse: { $0.tokenDigest.matches(digest) }) else {
+        var owner = false
+        guard let session = store.session(id, countingAsUse: { session in
+            owner = session.tokenDigest.matches(digest)
+            return owner
+        }) else {
             throw PresentationError.sessionNotFound
         }
-        guard session.tokenDigest.matches(digest) else { throw APIError.unauthorized }
+        guard owner else { throw APIError.unauthorized }
         return session
     }
 
