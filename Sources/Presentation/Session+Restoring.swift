@@ -12,6 +12,14 @@ extension Session {
         limits: Limits
     ) throws(PresentationError) {
         guard snapshot.revision >= 1 else { throw .invalidSnapshot("the revision must be 1 or more") }
+        // Each change adds one to the revision and ids come from a counter: a document that starts
+        // them next to Int.max would overflow (a trap, the whole server down) at its next change.
+        guard snapshot.revision <= Self.maxRestoredCounter else {
+            throw .invalidSnapshot("the revision must be at most \(Self.maxRestoredCounter)")
+        }
+        guard snapshot.lastIssuedID <= Self.maxRestoredCounter else {
+            throw .invalidSnapshot("lastIssuedID must be at most \(Self.maxRestoredCounter)")
+        }
         guard snapshot.createdAt <= snapshot.updatedAt else {
             throw .invalidSnapshot("updatedAt is earlier than createdAt")
         }
@@ -33,6 +41,11 @@ extension Session {
             ids: IDCounter(lastIssued: snapshot.lastIssuedID), history: history,
             outcomes: OutcomeLog(restoring: snapshot.outcomes, keeping: limits.outcomesKept))
     }
+
+    /// The largest revision and id counter a restored session may have: 2^53 - 1, the largest
+    /// integer every JSON client reads exactly, and far enough below Int.max that no number of
+    /// changes can overflow either.
+    public static let maxRestoredCounter = (1 << 53) - 1
 
     /// Takes the nested tree apart into a chain, checking each stack and presentation on the way up.
     private static func chain(
