@@ -30,6 +30,10 @@ extension Session {
         history.append([], keeping: limits.eventsKept)
         for outcome in snapshot.outcomes {
             try Self.check(outcome, openIn: chain)
+            // A closed presentation's id came from the same counter as the tree's: issued, and
+            // once. One past the counter would be issued again to the next presentation, open
+            // and closed at once, which no export of it nor restart could read back.
+            try numbers.claim(outcome.id.rawValue, prefix: "p")
         }
         var replies = ReplyLog()
         for (key, reply) in snapshot.replies.recorded {
