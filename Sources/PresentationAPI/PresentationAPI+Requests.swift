@@ -66,7 +66,7 @@ extension PresentationAPI {
     }
 
     /// The body as a JSON object. Routes that need nothing accept an empty body.
-    func bodyFields(of request: HTTPRequest, allowEmpty: Bool) throws(APIError) -> FieldReader {
+    func bodyFields(of request: HTTPRequest, allowEmpty: Bool, parser: JSONParser? = nil) throws(APIError) -> FieldReader {
         if request.body.isEmpty {
             guard allowEmpty else { throw .malformedJSON("the body is empty; this route needs a JSON object") }
             return try FieldReader(.emptyObject)
@@ -75,7 +75,7 @@ extension PresentationAPI {
             throw .unsupportedMediaType(type)
         }
         do {
-            return try FieldReader(try parser.parse(request.body))
+            return try FieldReader(try (parser ?? self.parser).parse(request.body))
         } catch let error as JSONParseError {
             throw .malformedJSON(error.message)
         } catch let error as APIError {

@@ -15,7 +15,9 @@ extension PresentationAPI {
     /// `POST /v1/sessions/import`: a new session, with its own id and token, holding what the
     /// document holds; open to anyone who may create a session, under the same limits.
     func importSession(_ request: HTTPRequest) throws -> HTTPReply {
-        var fields = try bodyFields(of: request, allowEmpty: false)
+        // The document holds the session's params and results deeper than the bodies that
+        // sent them: read with the body limit alone, an export of a valid session was refused.
+        var fields = try bodyFields(of: request, allowEmpty: false, parser: documentParser)
         let (snapshot, timeToLive) = try SessionDocument.read(&fields)
         let store = store
         return answerCreation(key: nil, fingerprint: [], timeToLive: timeToLive, from: request) { done in

@@ -17,6 +17,10 @@ public final class PresentationAPI: HTTPHandler {
     let configuration: APIConfiguration
     let now: @Sendable () -> Date
     let parser: JSONParser
+    /// For an imported document, which holds what bodies sent (params, results, states) deeper
+    /// than they were sent: under the document, its root stack and each presentation and its
+    /// stack, a screen, and its result or state (`documentDepth`).
+    let documentParser: JSONParser
     let heartbeat: Heartbeat
     let creations: ReplyCache
     /// Nil unless `creationsPerMinutePerAddress` is set.
@@ -40,11 +44,22 @@ public final class PresentationAPI: HTTPHandler {
         self.configuration = configuration
         self.now = now
         parser = JSONParser(maxDepth: configuration.maxJSONDepth)
+        documentParser = JSONParser(
+            maxDepth: Self.documentDepth(bodyDepth: configuration.maxJSONDepth, limits: store.limits))
         heartbeat = Heartbeat(interval: configuration.heartbeatSeconds)
         creations = ReplyCache(capacity: configuration.creationKeysKept)
         creationRate = configuration.creationsPerMinutePerAddress.map {
             CreationRateLimit(perMinute: $0, now: now().timeIntervalSinceReferenceDate)
         }
+    }
+
+    /// The nesting an exported document may reach when every body that made its session was
+    /// within `bodyDepth`: a value a body held at its second level (a push's params, a pop's
+    /// result, a set-state's params) sits in the document under the document, the root stack,
+    /// two levels for each presentation (it and its stack), the path, the screen and the
+    /// screen's `result` or `state`: four levels deeper, and two more a presentation.
+    static func documentDepth(bodyDepth: Int, limits: Limits) -> Int {
+        bodyDepth + 4 + 2 * max(0, limits.maxPresentationDepth)
     }
 
     /// Open event streams, for metrics and tests.
