@@ -112,7 +112,7 @@ final class Mutation: Sendable {
         }
         let change =
             if let step { try session.apply(step, at: moment, limits: limits) } else {
-                try session.apply(batch, at: moment, limits: limits)
+                try Self.apply(batch, to: &session, at: moment, limits: limits)
             }
         guard let key else {
             return keep(
@@ -126,6 +126,20 @@ final class Mutation: Sendable {
         let reply = RecordedReply(fingerprint: fingerprint, status: 200, body: writer.bytes, revision: session.revision)
         session.replies.record(reply, for: key, keeping: limits.repliesKept)
         keep(.recorded(reply))
+    }
+
+    /// A batch's steps applied as one change. The domain reports a failing step by its index
+    /// only in a batch of several (a batch of one is applied as that step); the API names it in
+    /// any batch, one step long or not, as its problem's `operation` (docs/api.md).
+    private static func apply(
+        _ batch: [Step], to session: inout Session, at moment: Date, limits: Limits
+    ) throws(PresentationError) -> Change {
+        do {
+            return try session.apply(batch, at: moment, limits: limits)
+        } catch {
+            guard batch.count == 1 else { throw error }
+            throw .batchStepFailed(index: 0, error)
+        }
     }
 
     private func keep(_ outcome: Outcome) {
