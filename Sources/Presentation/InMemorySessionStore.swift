@@ -71,29 +71,25 @@ public final class InMemorySessionStore: SessionStore {
         write(inserted, completion)
     }
 
-    public func importSession(_ snapshot: Session.Snapshot, timeToLive: Int?, now: Date) throws(PresentationError)
+    public func importSession(_ imported: ImportedSession, timeToLive: Int?, now: Date) throws(PresentationError)
         -> NewSession
     {
-        let (new, entry, lease) = try insertImported(snapshot, timeToLive: timeToLive, now: now)
+        let (new, entry, lease) = try insertImported(imported, timeToLive: timeToLive, now: now)
         return try written(new, entry, lease)
     }
 
     public func importSession(
-        _ snapshot: Session.Snapshot, timeToLive: Int?, now: Date,
+        _ imported: ImportedSession, timeToLive: Int?, now: Date,
         completion: @escaping @Sendable (Result<NewSession, PresentationError>) -> Void
     ) {
-        write(Result { () throws(PresentationError) in try insertImported(snapshot, timeToLive: timeToLive, now: now) }, completion)
+        write(Result { () throws(PresentationError) in try insertImported(imported, timeToLive: timeToLive, now: now) }, completion)
     }
 
-    private func insertImported(_ snapshot: Session.Snapshot, timeToLive: Int?, now: Date) throws(PresentationError)
+    private func insertImported(_ imported: ImportedSession, timeToLive: Int?, now: Date) throws(PresentationError)
         -> (NewSession, SessionEntry, SessionLease)
     {
-        // Checked once before taking a slot, so a bad document costs nothing; the id is only a placeholder.
-        let (placeholder, token) = makeIdentity()
-        _ = try Session(id: placeholder, tokenDigest: SessionTokenDigest(of: token), restoring: snapshot, limits: limits)
-        return try insertHidden(timeToLive: timeToLive, now: now) { id, token throws(PresentationError) in
-            try Session(id: id, tokenDigest: SessionTokenDigest(of: token), restoring: snapshot, limits: limits)
-        }
+        precondition(imported.limits == limits, "an imported session is checked against the limits of the store it goes to")
+        return try insertHidden(timeToLive: timeToLive, now: now) { id, token in imported.session(id: id, token: token) }
     }
 
     /// Adds a session read back from storage at start-up, as it was, taking `storedBytes`

@@ -46,6 +46,13 @@ extension Session {
             outcomes: OutcomeLog(restoring: snapshot.outcomes, keeping: limits.outcomesKept))
     }
 
+    /// The same session under another id and token: what an import is once a store named it.
+    func identified(as id: SessionID, tokenDigest: SessionTokenDigest) -> Session {
+        Session(
+            id: id, tokenDigest: tokenDigest, revision: revision, createdAt: createdAt, updatedAt: updatedAt,
+            replies: replies, chain: chain, ids: ids, history: history, outcomes: outcomes)
+    }
+
     /// The largest revision and id counter a restored session may have: 2^53 - 1, the largest
     /// integer every JSON client reads exactly, and far enough below Int.max that no number of
     /// changes can overflow either.

@@ -66,6 +66,10 @@ public struct SessionID: RawRepresentable, Hashable, Comparable, Sendable, Custo
             low: UInt64(bigEndian: bytes.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
     }
 
+    /// The id of a session that has none yet (`ImportedSession`): all zero bits, which
+    /// `random()` draws once in 2^128 times, and never names a stored session.
+    static let unassigned = SessionID(high: 0, low: 0)
+
     private init(high: UInt64, low: UInt64) {
         self.high = high
         self.low = low

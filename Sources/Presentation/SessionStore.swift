@@ -24,14 +24,14 @@ public protocol SessionStore: Sendable {
         root: ScreenSpec, timeToLive: Int?, now: Date,
         completion: @escaping @Sendable (Result<NewSession, PresentationError>) -> Void)
 
-    /// A new session, with a fresh id and token, holding what `snapshot` holds once it passes
-    /// every check of `Session(id:tokenDigest:restoring:limits:)` (`.invalidSnapshot` otherwise).
-    func importSession(_ snapshot: Session.Snapshot, timeToLive: Int?, now: Date) throws(PresentationError)
+    /// A new session, with a fresh id and token, holding what `imported` holds; it must have
+    /// been checked against this store's `limits`. The same limits and errors as `create`.
+    func importSession(_ imported: ImportedSession, timeToLive: Int?, now: Date) throws(PresentationError)
         -> NewSession
 
     /// `importSession` with a completion, as `create(root:timeToLive:now:completion:)` is to `create`.
     func importSession(
-        _ snapshot: Session.Snapshot, timeToLive: Int?, now: Date,
+        _ imported: ImportedSession, timeToLive: Int?, now: Date,
         completion: @escaping @Sendable (Result<NewSession, PresentationError>) -> Void)
 
     /// A snapshot of the session, nil when there is none. The read keeps the session alive

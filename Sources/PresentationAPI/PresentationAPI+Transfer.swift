@@ -20,8 +20,11 @@ extension PresentationAPI {
         var fields = try bodyFields(of: request, allowEmpty: false, parser: documentParser)
         let (snapshot, timeToLive) = try SessionDocument.read(&fields)
         let store = store
+        // Checked before answerCreation counts it against the client's creation rate: a
+        // document that breaks an invariant is a refused body, which costs nothing.
+        let imported = try ImportedSession(checking: snapshot, limits: store.limits)
         return answerCreation(key: nil, fingerprint: [], timeToLive: timeToLive, from: request) { done in
-            store.importSession(snapshot, timeToLive: timeToLive, now: self.now(), completion: done)
+            store.importSession(imported, timeToLive: timeToLive, now: self.now(), completion: done)
         }
     }
 }

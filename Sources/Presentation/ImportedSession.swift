@@ -1,0 +1,26 @@
+/// A session read from a document (`POST /v1/sessions/import`), checked against every
+/// invariant the operations keep and against a store's limits, waiting for the store to give
+/// it an id and a token of its own.
+///
+/// Checked before it reaches the store, so that whoever asks for the import can refuse a bad
+/// document before counting the request against anything (the creation rate: a refused body
+/// costs nothing), and checked once: the store only names it.
+public struct ImportedSession: Sendable {
+    /// The session under a placeholder identity that no request can name.
+    private let checked: Session
+    /// The limits it was checked against; a store takes it only under the same.
+    let limits: Limits
+
+    /// `snapshot` checked as `Session(id:tokenDigest:restoring:limits:)` checks it
+    /// (`.invalidSnapshot` says what is wrong).
+    public init(checking snapshot: Session.Snapshot, limits: Limits) throws(PresentationError) {
+        checked = try Session(
+            id: .unassigned, tokenDigest: SessionTokenDigest(hashing: ""), restoring: snapshot, limits: limits)
+        self.limits = limits
+    }
+
+    /// The session under the id and token a store drew for it.
+    func session(id: SessionID, token: SessionToken) -> Session {
+        checked.identified(as: id, tokenDigest: SessionTokenDigest(of: token))
+    }
+}
