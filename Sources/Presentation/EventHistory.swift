@@ -219,17 +219,23 @@ struct EventHistory: Equatable, Sendable {
 
     /// The kept events with a revision above `revision`.
     func events(after revision: Int, current: Int) throws(PresentationError) -> [Event] {
+        try checkKept(after: revision, current: current)
+        var newer: [Event] = []
+        for record in records(skippingChunksThrough: revision) where Self.revision(of: record) > revision {
+            newer.append(Self.decode(record))
+        }
+        return newer
+    }
+
+    /// Throws what `events(after:current:)` would: `.revisionAhead` past `current`,
+    /// `.historyExpired` when some of the events after `revision` were dropped.
+    func checkKept(after revision: Int, current: Int) throws(PresentationError) {
         guard revision <= current else { throw .revisionAhead(current: current) }
         // Every revision has events, so when `revision` is below `droppedThrough`, those of
         // `droppedThrough` itself are missing; otherwise nothing after `revision` was dropped.
         guard revision >= droppedThrough || droppedThrough == 0 else {
             throw .historyExpired(oldest: droppedThrough)
         }
-        var newer: [Event] = []
-        for record in records(skippingChunksThrough: revision) where Self.revision(of: record) > revision {
-            newer.append(Self.decode(record))
-        }
-        return newer
     }
 
     /// Equal when the same events are kept and the same were dropped, however they are chunked:

@@ -133,6 +133,12 @@ public struct Session: Equatable, Sendable {
         try history.events(after: revision, current: self.revision)
     }
 
+    /// Throws what `events(after:)` would refuse, without reading the events: for a caller
+    /// that must know before it reads whether the request will be answered.
+    public func checkEventsKept(after revision: Int) throws(PresentationError) {
+        try history.checkKept(after: revision, current: self.revision)
+    }
+
     /// Every event still kept, oldest first, for a client that asks without a starting revision.
     public var keptEvents: [Event] { history.events }
 

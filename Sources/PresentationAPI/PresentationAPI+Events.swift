@@ -5,13 +5,21 @@ import Presentation
 /// Reading what happened: the event history, live streams and presentation outcomes.
 extension PresentationAPI {
     func events(_ rawID: Substring, _ request: HTTPRequest) throws -> HTTPReply {
-        let session = try authorizedSession(rawID, request, allowQueryToken: true)
+        let digest = try presentedDigest(request, allowQueryToken: true)
+        // What the request asks is read before the session is, so that a refused one keeps
+        // no session alive.
         let after = try integerQuery("after", request, in: 0...Int.max)
         let includesSession = try Self.includesSession(request)
-        if request.headers["Accept"]?.lowercased().contains("text/event-stream") == true {
-            return .now(try eventStream(session, after: after, includingSession: includesSession, request))
+        let streams = request.headers["Accept"]?.lowercased().contains("text/event-stream") == true
+        // A stream resumes after `Last-Event-ID`, else `after`; only a read (a long poll) waits.
+        let resume = streams ? try Self.lastEventID(request) ?? after : after
+        let wait = streams ? 0 : try integerQuery("wait", request, in: 0...configuration.maxWaitSeconds) ?? 0
+        let session = try authorizedSession(rawID, digest: digest) { session in
+            resume.map { (try? session.checkEventsKept(after: $0)) != nil } ?? true
         }
-        let wait = try integerQuery("wait", request, in: 0...configuration.maxWaitSeconds) ?? 0
+        if streams {
+            return .now(try eventStream(session, after: resume, includingSession: includesSession))
+        }
         // Without `after`, every kept event; a wait then waits for the next revision.
         let start = after ?? session.revision
         let backlog = try after.map { revision throws(PresentationError) in try session.events(after: revision) }
@@ -32,6 +40,15 @@ extension PresentationAPI {
             timeout: { session in Self.eventsResponse([], session, sessionJSON) })
     }
 
+    /// `Last-Event-ID`, the revision an event stream resumes after; nil without one.
+    private static func lastEventID(_ request: HTTPRequest) throws(APIError) -> Int? {
+        guard let lastEventID = request.headers["Last-Event-ID"] else { return nil }
+        guard let revision = Int(lastEventID.trimmingSpaces), revision >= 0 else {
+            throw .invalidHeader(name: "Last-Event-ID", reason: "expected a revision")
+        }
+        return revision
+    }
+
     /// `?include=session`: the session as it stands goes with the events (after each
     /// revision's, in a stream), so that a client following them needs no read of its own.
     private static func includesSession(_ request: HTTPRequest) throws(APIError) -> Bool {
@@ -43,8 +60,9 @@ extension PresentationAPI {
     }
 
     func presentationStatus(_ rawID: Substring, _ rawPresentation: Substring, _ request: HTTPRequest) throws -> HTTPReply {
-        let session = try authorizedSession(rawID, request)
-        // An id too long to be one of ours names nothing here.
+        let digest = try presentedDigest(request)
+        // What the request asks is read before the session is, so that a refused one keeps
+        // no session alive. An id too long to be one of ours names nothing here.
         guard let presentation = PresentationID(rawValue: String(rawPresentation)) else {
             throw APIError.routeNotFound(request.path)
         }
@@ -52,6 +70,9 @@ extension PresentationAPI {
         // With `after`, a value emitted after that revision ends the wait too: the remote form of
         // a result that is a stream, as the wait alone is of one that is a future.
         let after = try integerQuery("after", request, in: 0...Int.max)
+        let session = try authorizedSession(rawID, digest: digest) { session in
+            (try? session.outcome(of: presentation)) != nil
+        }
         let outcome = try session.outcome(of: presentation)
         guard outcome.status == .presented, wait > 0, !Self.emitted(by: presentation, in: session, after: after) else {
             return .now(Self.statusResponse(outcome, session))
@@ -76,17 +97,9 @@ extension PresentationAPI {
         return emitted.revision > after
     }
 
-    /// Server-Sent Events from `Last-Event-ID`, else `after`, else now.
-    private func eventStream(
-        _ session: Session, after: Int?, includingSession: Bool, _ request: HTTPRequest
-    ) throws -> HTTPResponse {
-        var start = after ?? session.revision
-        if let lastEventID = request.headers["Last-Event-ID"] {
-            guard let revision = Int(lastEventID.trimmingSpaces), revision >= 0 else {
-                throw APIError.invalidHeader(name: "Last-Event-ID", reason: "expected a revision")
-            }
-            start = revision
-        }
+    /// Server-Sent Events after `after` (`Last-Event-ID`, else `after`), else from now.
+    private func eventStream(_ session: Session, after: Int?, includingSession: Bool) throws -> HTTPResponse {
+        let start = after ?? session.revision
         let backlog = try session.events(after: start)
         let stream = HTTPStream()
         let subscriber = EventSubscriber(

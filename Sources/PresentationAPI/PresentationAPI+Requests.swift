@@ -12,13 +12,21 @@ extension PresentationAPI {
     /// The session, if the request carries its token (`Authorization: Bearer`, or
     /// `?access_token=` where EventSource needs it).
     func authorizedSession(_ rawID: Substring, _ request: HTTPRequest, allowQueryToken: Bool = false) throws -> Session {
-        let digest = try presentedDigest(request, allowQueryToken: allowQueryToken)
+        try authorizedSession(rawID, digest: try presentedDigest(request, allowQueryToken: allowQueryToken))
+    }
+
+    /// The same for the token whose digest the caller read; the read keeps the session alive
+    /// only when `answerable` says the request will be answered, not refused, so that a refused
+    /// read, like a refused change, leaves the session's idle deadline as it was.
+    func authorizedSession(
+        _ rawID: Substring, digest: SessionTokenDigest, answerable: (borrowing Session) -> Bool = { _ in true }
+    ) throws -> Session {
         let id = try sessionID(rawID)
         // Only the owner's read keeps the session alive.
         var owner = false
         guard let session = store.session(id, countingAsUse: { session in
             owner = session.tokenDigest.matches(digest)
-            return owner
+            return owner && answerable(session)
         }) else {
             throw PresentationError.sessionNotFound
         }

@@ -84,7 +84,11 @@ extension PresentationAPI {
     func getSession(_ rawID: Substring, _ request: HTTPRequest) throws -> HTTPResponse {
         let digest = try presentedDigest(request)
         let id = try sessionID(rawID)
-        let ifNoneMatch = request.headers["If-None-Match"]
+        // Read before the session, so that a header refused keeps no session alive; nil
+        // without one, `.some(nil)` for `*`.
+        let notModified = try request.headers["If-None-Match"].map { header throws(APIError) in
+            try ETag.revisions(in: header, name: "If-None-Match")
+        }
         var answer: Result<HTTPResponse, APIError>?
         let found = store.read(id) { session in
             // Only the owner's read keeps the session alive.
@@ -92,14 +96,10 @@ extension PresentationAPI {
                 answer = .failure(.unauthorized)
                 return false
             }
-            answer = Result { () throws(APIError) -> HTTPResponse in
-                if let ifNoneMatch {
-                    let tags = try ETag.revisions(in: ifNoneMatch, name: "If-None-Match")
-                    if tags == nil || tags?.contains(session.revision) == true {
-                        return HTTPResponse(status: .notModified, headers: ["ETag": ETag.value(for: session.revision)])
-                    }
-                }
-                return sessionJSON.readResponse(for: session)
+            if let notModified, notModified == nil || notModified?.contains(session.revision) == true {
+                answer = .success(HTTPResponse(status: .notModified, headers: ["ETag": ETag.value(for: session.revision)]))
+            } else {
+                answer = .success(sessionJSON.readResponse(for: session))
             }
             return true
         }

@@ -1,0 +1,45 @@
+import Foundation
+import MicroHTTP
+import Presentation
+import Synchronization
+import Testing
+
+/// A refused request leaves the session exactly as it was, its idle deadline included.
+@Suite("Refused reads and the idle deadline")
+struct RefusedReadLeaseTests {
+    private final class Clock: Sendable {
+        private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
+        var now: Date { current.withLock { $0 } }
+        func advance(_ seconds: Double) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
+    }
+
+    /// Each an owner's request the server refuses.
+    static let refusals: [(path: String, query: [(name: String, value: String?)], headers: [(String, String)], code: String)] = [
+        ("events", [("after", "99")], [], "revision_ahead"),
+        ("events", [("after", "x")], [], "invalid_query"),
+        ("events", [("include", "tree")], [], "invalid_query"),
+        ("presentations/p9", [], [], "presentation_not_found"),
+        ("", [], [("If-None-Match", "\"x\"")], "invalid_header"),
+    ]
+
+    @Test("An owner's refused read does not keep the session alive, as a refused change does not", arguments: 0..<refusals.count)
+    func refusedReadDoesNotRenew(index: Int) throws {
+        let clock = Clock()
+        let harness = APIHarness(now: { clock.now })
+        let created = harness.send(.post, "/v1/sessions", json: #"{"root": {"screen": "inbox"}, "ttl": 100}"#)
+        let body = try created.jsonObject()
+        let id = try #require(body["id"] as? String), token = try #require(body["token"] as? String)
+        let sessionID = try #require(SessionID(rawValue: id))
+        let before = try #require(harness.store.lease(of: sessionID))
+        clock.advance(60)
+        // A refused change leaves the lease alone...
+        #expect(harness.send(.post, "/v1/sessions/\(id)/pop", token: token).status == .conflict)
+        #expect(harness.store.lease(of: sessionID) == before)
+        // ...and so must a refused read.
+        let refusal = Self.refusals[index]
+        let path = "/v1/sessions/\(id)" + (refusal.path.isEmpty ? "" : "/" + refusal.path)
+        let refused = harness.send(.get, path, token: token, headers: refusal.headers, query: refusal.query)
+        #expect(try refused.problemCode() == refusal.code)
+        #expect(harness.store.lease(of: sessionID) == before, "\(refusal.code) moved the idle deadline")
+    }
+}
