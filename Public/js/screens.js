@@ -26,6 +26,11 @@ function params(ctx) {
   return value && typeof value === 'object' && !Array.isArray(value) ? value : {};
 }
 
+/** `value` when it is a JSON object (not null, not an array), else null. */
+function object(value) {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? value : null;
+}
+
 function text(value) {
   return typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
 }
@@ -45,7 +50,7 @@ function resultBanner(ctx, describe) {
 // --- The messages demo ------------------------------------------------------------
 
 function inbox(ctx) {
-  const all = Array.isArray(params(ctx).messages) ? params(ctx).messages : [];
+  const all = Array.isArray(params(ctx).messages) ? params(ctx).messages.filter(object) : [];
   // The filter popover streams its choice here (`emit`) while it stays open; the last one
   // holds, and the button names it (no banner, which would move the list under the popover).
   const chosen = ctx.screen.result && ctx.screen.result.value;
@@ -278,7 +283,7 @@ function list(ctx) {
   const items = Array.isArray(params(ctx).items) ? params(ctx).items : [];
   const rows = items.map((item) => {
     const target = item && typeof item.screen === 'string' ? item : null;
-    const handsBack = item && 'result' in item;
+    const handsBack = Boolean(object(item)) && 'result' in item;
     const onclick = target
       ? () => ctx.act.push({ screen: target.screen, title: target.title, params: target.params ?? {} })
       : handsBack
@@ -326,7 +331,7 @@ function choices(ctx) {
 /** `params.fields` (`{name, label, type?, value?, required?}`): submitting hands the values back. */
 function form(ctx) {
   const p = params(ctx);
-  const fields = Array.isArray(p.fields) ? p.fields : [];
+  const fields = Array.isArray(p.fields) ? p.fields.filter(object) : [];
   const formID = uniqueID('form');
   const controls = fields.map((field) => {
     const id = `${formID}-${field.name}`;
