@@ -393,7 +393,12 @@ export class DeviceView {
       if (distance > panel.getBoundingClientRect().height / 4) {
         start = null;
         panel.classList.remove('is-dragging');
-        this.actions.cancel(layer).catch(reset);
+        // `cancel` reports a refusal itself and resolves either way: a sheet still shown
+        // afterwards (refused, unreachable server) goes back up; one dismissed sinks from here.
+        const settle = () => {
+          if (!panel.closest('.is-leaving')) reset();
+        };
+        this.actions.cancel(layer).then(settle, settle);
         return;
       }
       reset();

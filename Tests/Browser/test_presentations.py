@@ -216,3 +216,24 @@ def test_a_popover_points_at_the_button_that_opened_it(browser, server, api, scr
     assert css(browser, f'[data-layer="{pid}"] .panel').rect['y'] >= button['y'] + button['height']
     settle(browser)
     css(browser, '.device').screenshot(os.path.join(screenshots, 'popover-from-more.png'))
+
+
+def test_a_drag_whose_dismiss_fails_puts_the_sheet_back(browser, server, api):
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    pid = api.op(session, 'present', STYLES['sheet'])['presentation']
+    wait_until_shows(browser, api, session, revision=2)
+    # The dismiss the drag sends does not get through.
+    browser.execute_cdp_cmd('Network.enable', {})
+    browser.execute_cdp_cmd('Network.setBlockedURLs', {'urls': ['*/dismiss']})
+    try:
+        title = css(browser, f'[data-layer="{pid}"] .nav-title')
+        ActionChains(browser).click_and_hold(title).move_by_offset(0, 120).move_by_offset(0, 200).release().perform()
+        notice = wait_for(browser, lambda d: css(d, '#notice').is_displayed() and css(d, '#notice').text)
+        assert 'cannot be reached' in notice
+        assert api.presentation(session, pid)['status'] == 'presented'
+        drag = browser.execute_script('return document.querySelector(arguments[0]).style.getPropertyValue("--drag")',
+                                      f'[data-layer="{pid}"] > .panel')
+        assert drag in ('', '0px'), f'the sheet is still presented but stays dragged down by {drag}'
+    finally:
+        browser.execute_cdp_cmd('Network.setBlockedURLs', {'urls': []})
