@@ -119,6 +119,11 @@ function onEvent(state, event) {
     device.clear('This session was deleted.');
     return;
   }
+  if (event.type === 'revoked') {
+    showNotice('This session’s token was replaced: this page can no longer follow it. Open the session with its new token.');
+    device.clear('This page’s token for the session was replaced.');
+    return;
+  }
   inspector.logEvent(event);
   // The session itself follows its revision's events on the stream; how a change of state
   // is shown comes only with the event.

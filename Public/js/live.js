@@ -54,11 +54,15 @@ export class LiveStream {
     };
     source.onmessage = (message) => this.receive(message, this.onEvent);
     source.addEventListener('session', (message) => this.receive(message, this.onSession));
-    source.addEventListener('deleted', () => {
-      this.stop();
-      this.onStatus('offline');
-      this.onEvent({ type: 'deleted' });
-    });
+    // The stream's last word: the session is gone, or its token was replaced. Either way
+    // reconnecting cannot help (docs/clients.md): stop.
+    for (const type of ['deleted', 'revoked']) {
+      source.addEventListener(type, () => {
+        this.stop();
+        this.onStatus('offline');
+        this.onEvent({ type });
+      });
+    }
     source.onerror = () => {
       if (this.source !== source) return;
       if (source.readyState === EventSource.CONNECTING) {

@@ -128,3 +128,24 @@ def test_the_token_never_reaches_the_log(browser, server, api):
     log = server.log_text()
     assert events in log
     assert session['token'] not in log
+
+
+def test_a_replaced_token_ends_the_stream_for_good(browser, server, api):
+    session = api.create(INBOX)
+    proxy = Proxy(server.port)
+    try:
+        open_session(browser, proxy.url, session)
+        # Another client replaces the token, then changes the session: this page's stream
+        # ends with `event: revoked` (docs/clients.md: stop, do not reconnect).
+        token = api.request('POST', f'/v1/sessions/{session["id"]}/token', token=session['token'])['token']
+        api.op({'id': session['id'], 'token': token}, 'push', {'screen': 'detail'})
+        notice = wait_for(browser, lambda d: css(d, '#notice').is_displayed() and css(d, '#notice').text)
+        time.sleep(3)  # past the stream's `retry: 2000`
+        streams = [request for request in proxy.requests if '/events?' in request.split('\r\n', 1)[0]]
+        assert len(streams) == 1, f'the page opened its stream {len(streams)} times, reconnecting with a revoked token'
+        # The session is still there; only this page's token is not.
+        assert 'token' in notice.lower() and 'gone' not in notice.lower(), notice
+        assert 'does not exist' not in css(browser, '#device-layers').text
+        assert css(browser, 'body').get_attribute('data-connection') == 'offline'
+    finally:
+        proxy.close()
