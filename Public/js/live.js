@@ -6,6 +6,15 @@
 // backoff, after asking the page to resynchronise.
 
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
+/**
+ * A stream can go silent without closing (a half-open connection: a laptop asleep, a NAT
+ * that forgot it), and EventSource never shows the server's `: keep-alive` comments. After
+ * this long without a message the page asks the server, with one cheap read of the events,
+ * whether it missed a revision; if the stream has not brought it a moment later, the stream
+ * is dead and is reopened.
+ */
+const IDLE_CHECK_MS = 25000;
+const CATCH_UP_MS = 2000;
 
 export class LiveStream {
   /**
@@ -27,6 +36,7 @@ export class LiveStream {
     this.lastRevision = 0;
     this.failures = 0;
     this.timer = null;
+    this.idle = null;
     this.stopped = false;
   }
 
@@ -39,6 +49,7 @@ export class LiveStream {
   stop() {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.idle);
     this.source?.close();
     this.source = null;
   }
@@ -51,6 +62,7 @@ export class LiveStream {
     source.onopen = () => {
       this.failures = 0;
       this.onStatus('live');
+      this.watch(source);
     };
     source.onmessage = (message) => this.receive(message, this.onEvent);
     source.addEventListener('session', (message) => this.receive(message, this.onSession));
@@ -77,8 +89,37 @@ export class LiveStream {
     };
   }
 
+  /** (Re)starts the wait for the next message on `source`; see IDLE_CHECK_MS. */
+  watch(source) {
+    if (this.stopped || this.source !== source) return;
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.check(source), IDLE_CHECK_MS);
+  }
+
+  async check(source) {
+    let revision;
+    try {
+      revision = (await this.api.events(this.lastRevision)).revision;
+    } catch {
+      // The history moved on past the stream (410), the session or the server is gone: the
+      // stream cannot be fine either, and reopening it finds out which (see `resync`).
+      revision = Infinity;
+    }
+    if (this.stopped || this.source !== source) return;
+    if (!(revision > this.lastRevision)) return this.watch(source);
+    this.idle = setTimeout(() => {
+      if (this.stopped || this.source !== source) return;
+      if (this.lastRevision >= revision) return this.watch(source);
+      source.close();
+      this.source = null;
+      this.onStatus('reconnecting');
+      this.scheduleReopen();
+    }, CATCH_UP_MS);
+  }
+
   /** Hands a message's JSON (an event, or the session) to `handler`, noting its revision. */
   receive(message, handler) {
+    this.watch(message.target);
     let value;
     try {
       value = JSON.parse(message.data);
