@@ -307,21 +307,25 @@ export class DeviceView {
     this.topKey = top.key;
     this.topScreenID = topScreen;
     if (!topElement) return;
+    const closed = top.key !== previousKey && previousKey && !wanted.some((layer) => layer.key === previousKey);
+    const opener = closed ? this.openers.get(previousKey) : null;
+    for (const key of [...this.openers.keys()]) if (!wanted.some((layer) => layer.key === key)) this.openers.delete(key);
+    // Focus elsewhere on the page (the inspector, the open form) stays where the person put
+    // it: a change made on another device does not take it away mid-word.
+    if (!hadFocus) return;
     if (top.key !== previousKey && appeared.has(top.key) && top.presentation) {
       // A presentation appeared: focus moves into it, and comes back when it goes.
       this.openers.set(top.key, document.activeElement);
       this.focusInside(topElement, top);
       return;
     }
-    if (top.key !== previousKey && previousKey && !wanted.some((layer) => layer.key === previousKey)) {
-      const opener = this.openers.get(previousKey);
-      for (const key of [...this.openers.keys()]) if (!wanted.some((layer) => layer.key === key)) this.openers.delete(key);
+    if (closed) {
       if (opener && opener.isConnected && !opener.closest('[inert]')) opener.focus();
       else this.focusTitle(topElement);
       return;
     }
     const focusLost = document.activeElement === document.body || !document.activeElement || document.activeElement.closest('[inert]');
-    if (topScreen !== previousScreen && hadFocus && focusLost && previousScreen !== null) this.focusTitle(topElement);
+    if (topScreen !== previousScreen && focusLost && previousScreen !== null) this.focusTitle(topElement);
   }
 
   focusInside(element, layer) {
