@@ -23,6 +23,8 @@ final class DaemonContext: Sendable {
     let libraryLog: (@Sendable (String) -> Void)?
     private let inFlight = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
+    /// Set once the grace period is over: parked requests are closed unanswered.
+    private let abandoning = Atomic<Bool>(false)
     private let parked = Mutex<[ObjectIdentifier: Parked]>([:])
 
     init(
@@ -43,6 +45,7 @@ final class DaemonContext: Sendable {
 
     var requestsInFlight: Int { inFlight.load(ordering: .acquiring) }
     var isStopping: Bool { stopping.load(ordering: .acquiring) }
+    var isAbandoning: Bool { abandoning.load(ordering: .acquiring) }
 
     /// A client that leaves mid-response is how every event stream ends, not a fault: those
     /// messages (one per vanished subscriber) are dropped; the rest are passed on.
@@ -81,6 +84,21 @@ final class DaemonContext: Sendable {
     func beginShutdown() {
         stopping.store(true, ordering: .releasing)
         releaseParked()
+    }
+
+    /// The grace period is over: every parked connection is resumed, so that none is suspended
+    /// when the daemon stops (libmicrohttpd aborts the process if one is), and one resumed
+    /// without an answer is closed (`HTTPDeferredResponse.Parking.abandoned`). A request parked
+    /// after this never suspends: `responseOrPark` reads `isAbandoning` after `park` registered it.
+    func abandonParked() {
+        abandoning.store(true, ordering: .releasing)
+        let items = parked.withLock { Array($0.values) }
+        for item in items {
+            switch item {
+            case .deferred(let deferred): deferred.wake()
+            case .stream(let stream): stream.finish()
+            }
+        }
     }
 
     /// Ends every stream and answers every pending promise, outside the registry's lock.

@@ -94,14 +94,35 @@ public final class HTTPDeferredResponse: Sendable {
         state.withLock { $0.response == nil && !$0.ended }
     }
 
-    /// Called on the connection's thread: the response if it is ready, else suspends.
-    func responseOrPark(on connection: ConnectionHandle) -> HTTPResponse? {
+    /// What the connection's thread does with the request now.
+    enum Parking {
+        case respond(HTTPResponse)
+        case parked
+        /// The server gave up waiting (its grace period is over): close the connection unanswered.
+        case abandoned
+    }
+
+    /// Called on the connection's thread: the response if it is ready; else, unless the server
+    /// has given up on parked requests (`abandoning`), suspends.
+    func responseOrPark(on connection: ConnectionHandle, abandoning: Bool) -> Parking {
         state.withLock { state in
-            if let response = state.response { return response }
+            if let response = state.response { return .respond(response) }
+            if abandoning { return .abandoned }
             state.connection = connection
             state.suspended = true
             connection.suspend()
-            return nil
+            return .parked
+        }
+    }
+
+    /// Resumes the connection if it is suspended, without completing the promise: the server is
+    /// stopping and will wait no longer, and libmicrohttpd cannot stop with a connection suspended.
+    func wake() {
+        state.withLock { state in
+            if state.suspended, let connection = state.connection {
+                state.suspended = false
+                connection.resume()
+            }
         }
     }
 

@@ -134,8 +134,7 @@ func handleAccess(
 
     if let deferred = request.deferred {
         // Resumed (or spuriously woken): answer if the promise is kept, else park again.
-        guard let response = deferred.responseOrPark(on: ConnectionHandle(raw: connection)) else { return .YES }
-        return queue(response, for: request, on: connection, daemon: daemon)
+        return answer(deferred, for: request, on: connection, daemon: daemon)
     }
     if request.bodyTooLarge {
         let response = daemon.handler.response(for: .bodyTooLarge(limit: daemon.maxBodyBytes))
@@ -156,8 +155,22 @@ func handleAccess(
     case .later(let deferred):
         request.deferred = deferred
         request.parkedKey = daemon.park(.deferred(deferred))
-        guard let response = deferred.responseOrPark(on: ConnectionHandle(raw: connection)) else { return .YES }
-        return queue(response, for: request, on: connection, daemon: daemon)
+        return answer(deferred, for: request, on: connection, daemon: daemon)
+    }
+}
+
+/// Queues the promised response if it is kept, else parks the connection; closes the
+/// connection unanswered (MHD_NO) once the stopping server has given up on parked requests.
+private func answer(
+    _ deferred: HTTPDeferredResponse,
+    for request: RequestContext,
+    on connection: OpaquePointer,
+    daemon: DaemonContext
+) -> MHD_Result {
+    switch deferred.responseOrPark(on: ConnectionHandle(raw: connection), abandoning: daemon.isAbandoning) {
+    case .respond(let response): queue(response, for: request, on: connection, daemon: daemon)
+    case .parked: .YES
+    case .abandoned: .NO
     }
 }
 

@@ -116,6 +116,9 @@ public final class HTTPServer: Sendable {
             context.releaseParked()
             usleep(5_000)
         }
+        // Past the grace period, a request still parked (a durable write not yet landed) is
+        // closed unanswered: MHD_stop_daemon aborts the process if a connection is suspended.
+        context.abandonParked()
         MHD_stop_daemon(daemon)
         retained.release()
         tlsStrings.forEach { free($0) }
