@@ -81,6 +81,12 @@ final class DaemonContext: Sendable {
         _ = parked.withLock { $0.removeValue(forKey: key) }
     }
 
+    /// The daemon is starting (again, after a `stop`): connections are accepted.
+    func beginServing() {
+        stopping.store(false, ordering: .releasing)
+        abandoning.store(false, ordering: .releasing)
+    }
+
     func beginShutdown() {
         stopping.store(true, ordering: .releasing)
         releaseParked()

@@ -66,6 +66,8 @@ public final class HTTPServer: Sendable {
         let context = context
         return try state.withLock { state throws(HTTPServerError) -> UInt16 in
             guard state.daemon == nil else { throw .alreadyRunning }
+            // A server stopped before serves again: `stop` left its context refusing connections.
+            context.beginServing()
             // Released in stop() once MHD_stop_daemon has returned, or right below on failure.
             let retained = Unmanaged.passRetained(context)
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
