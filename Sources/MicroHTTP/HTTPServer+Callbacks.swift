@@ -307,6 +307,9 @@ private func makeResponse(
         return makeResponse(run: run, headers: response.headers)
     case .stream(let stream):
         stream.attach(to: ConnectionHandle(raw: connection))
+        // A promise kept with a stream is done: only the stream is left for shutdown to end. Its
+        // key is about to be replaced, and handleCompleted unparks only the key it finds.
+        if let key = request.parkedKey { daemon.unpark(key) }
         request.parkedKey = daemon.park(.stream(stream))
         // Released by freeStream (or right here if libmicrohttpd cannot make the response).
         let retained = Unmanaged.passRetained(stream)
