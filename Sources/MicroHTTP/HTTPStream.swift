@@ -4,7 +4,8 @@ import Synchronization
 ///
 /// The connection is suspended while there is nothing to send, so an idle subscriber
 /// holds no thread and uses no CPU; `send` resumes it. A reader that falls too far
-/// behind is cut off rather than buffered without bound: it reconnects and resumes.
+/// behind (`maxBufferedBytes` waiting when another message comes) is cut off rather than
+/// buffered without bound: it reconnects and resumes.
 public final class HTTPStream: Sendable {
     enum Read {
         case bytes(Int)
@@ -33,7 +34,10 @@ public final class HTTPStream: Sendable {
     public func send(_ bytes: [UInt8]) -> Bool {
         state.withLock { state in
             guard !state.finished, !state.closed else { return false }
-            if state.buffer.count + bytes.count > maxBufferedBytes {
+            // Behind is what is still waiting, before this message: a message larger than the
+            // limit (a session's JSON may be) is taken while the reader keeps up, else it would
+            // end every stream at once, and every reconnection too.
+            if state.buffer.count >= maxBufferedBytes {
                 state.finished = true
             } else {
                 state.buffer.append(contentsOf: bytes)
