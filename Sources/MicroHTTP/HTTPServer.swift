@@ -72,7 +72,9 @@ public final class HTTPServer: Sendable {
             let retained = Unmanaged.passRetained(context)
             var flags = MHD_USE_INTERNAL_POLLING_THREAD.rawValue | MHD_USE_EPOLL.rawValue
                 | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
-            if address.isIPv6 { flags |= MHD_USE_IPv6.rawValue }
+            // Dual stack: `::` takes IPv4 clients too (as IPv4-mapped addresses, which
+            // ClientAddress reads as IPv4); MHD_USE_IPv6 alone sets IPV6_V6ONLY and refuses them.
+            if address.isIPv6 { flags |= MHD_USE_DUAL_STACK.rawValue }
             // Freed in stop() after MHD_stop_daemon, or right below on failure.
             let tlsStrings = configuration.tls.map { [strdup($0.certificatePEM)!, strdup($0.privateKeyPEM)!] } ?? []
             if !tlsStrings.isEmpty { flags |= MHD_USE_TLS.rawValue }
