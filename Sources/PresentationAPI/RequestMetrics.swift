@@ -80,9 +80,19 @@ final class RequestMetrics: Sendable {
         // `components` splits a 128-bit count of attoseconds by division: once, not once a part.
         let (wholeSeconds, attoseconds) = duration.components
         let seconds = Double(wholeSeconds) + Double(attoseconds) / 1e18
-        let key = Key(method: method.rawValue, route: route, status: status.rawValue)
+        let key = Key(method: Self.label(of: method), route: route, status: status.rawValue)
         stripes[Self.stripeIndex(of: stripes.count)].counts.withLock { counts in
             counts.observe(seconds, for: key)
+        }
+    }
+
+    /// The method as a label: a client may send any token as its method, and every new one
+    /// would add series that are kept, scanned on every request and scraped, for good; those
+    /// the API has no route for count as `other`.
+    static func label(of method: HTTPMethod) -> String {
+        switch method {
+        case .get, .post, .delete, .head, .options, .put, .patch: method.rawValue
+        default: "other"
         }
     }
 
