@@ -102,7 +102,7 @@ func handleAccess(
 
     guard let existing = requestSlot.pointee else {
         let request = RequestContext(
-            method: requestMethod(method), path: url.map { String(cString: $0) } ?? "/",
+            method: requestMethod(method), path: requestPath(url),
             clientAddress: clientAddress(of: connection, trusting: daemon.trustedProxies))
         daemon.requestStarted()
         // Released by handleCompleted.

@@ -20,6 +20,23 @@ func requestMethod(_ name: UnsafePointer<CChar>?) -> HTTPMethod {
     return HTTPMethod(rawValue: String(cString: name))
 }
 
+/// The request's path: an origin-form target (`/v1/sessions`) as it is; an absolute-form one
+/// (`http://host:8080/v1/sessions`, which RFC 9112 section 3.2.2 says a server must accept)
+/// without its scheme and authority, `/` when it has no path.
+func requestPath(_ url: UnsafePointer<CChar>?) -> String {
+    guard let url else { return "/" }
+    let target = String(cString: url)
+    // Nearly every request: nothing to look at past the first byte.
+    if target.utf8.first == UInt8(ascii: "/") { return target }
+    for scheme in ["http://", "https://"] where target.utf8.count >= scheme.utf8.count {
+        let rest = target.utf8.dropFirst(scheme.utf8.count)
+        guard zip(target.utf8, scheme.utf8).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) else { continue }
+        guard let slash = rest.firstIndex(of: UInt8(ascii: "/")) else { return "/" }
+        return String(target[slash...])
+    }
+    return target
+}
+
 /// The Content-Length the client announced, if any: its digits read from the C string in
 /// place (every request asks, and a `String` of them cost an allocation-sized detour).
 func contentLength(of connection: OpaquePointer) -> Int? {
