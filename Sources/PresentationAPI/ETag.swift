@@ -31,19 +31,30 @@ enum ETag {
 
     /// The revisions an `If-Match` or `If-None-Match` header names; nil for `*`.
     /// Accepts `"7"`, `W/"7"` and, leniently for hand-typed curl, a bare `7`.
-    static func revisions(in header: String, name: String) throws(APIError) -> [Int]? {
+    ///
+    /// RFC 9110 compares tags strongly for `If-Match` (13.1.1) and weakly for `If-None-Match`
+    /// (13.1.2): a weak tag matches no revision in the first, and its revision in the second.
+    static func revisions(in header: String, name: Condition) throws(APIError) -> [Int]? {
         let trimmed = header.trimmingSpaces
         if trimmed == "*" { return nil }
         var revisions: [Int] = []
         for part in trimmed.split(separator: ",") {
             var tag = part.trimmingSpaces
-            if tag.hasPrefix("W/") { tag = tag.dropFirst(2) }
+            let weak = tag.hasPrefix("W/")
+            if weak { tag = tag.dropFirst(2) }
             if tag.hasPrefix("\""), tag.hasSuffix("\""), tag.count >= 2 { tag = tag.dropFirst().dropLast() }
             guard let revision = Int(tag), revision >= 0 else {
-                throw .invalidHeader(name: name, reason: "expected a revision such as \"3\"")
+                throw .invalidHeader(name: name.rawValue, reason: "expected a revision such as \"3\"")
             }
+            if weak, name == .ifMatch { continue }
             revisions.append(revision)
         }
         return revisions
+    }
+
+    /// The conditional headers that carry tags.
+    enum Condition: String {
+        case ifMatch = "If-Match"
+        case ifNoneMatch = "If-None-Match"
     }
 }

@@ -87,7 +87,7 @@ extension PresentationAPI {
         // Read before the session, so that a header refused keeps no session alive; nil
         // without one, `.some(nil)` for `*`.
         let notModified = try request.headers["If-None-Match"].map { header throws(APIError) in
-            try ETag.revisions(in: header, name: "If-None-Match")
+            try ETag.revisions(in: header, name: .ifNoneMatch)
         }
         var answer: Result<HTTPResponse, APIError>?
         let found = store.read(id) { session in
@@ -164,7 +164,7 @@ extension PresentationAPI {
     ) throws -> HTTPReply {
         let id = try sessionID(rawID)
         let expected = try request.headers["If-Match"].map { header throws(APIError) in
-            try ETag.revisions(in: header, name: "If-Match")
+            try ETag.revisions(in: header, name: .ifMatch)
         }
         let key = try idempotencyKey(request)
         let mutation = Mutation(

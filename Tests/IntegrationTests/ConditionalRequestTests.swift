@@ -84,6 +84,19 @@ struct ConditionalRequestTests {
         }
     }
 
+    @Test("A weak tag in If-Match matches nothing (RFC 9110 compares strongly): 412, and nothing changes")
+    func ifMatchWeak() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let before = try client.snapshot(of: session)
+            let refused = try client.post(
+                "push", to: session, json: ["screen": "a"], headers: [("If-Match", "W/\"1\"")])
+            refused.expectProblem(412, "revision_mismatch")
+            #expect(try client.snapshot(of: session) == before)
+        }
+    }
+
     @Test("from: an operation applies while the named screen is the top; a double tap on back pops once")
     func fromGuardsTheTop() throws {
         try withServer { server in

@@ -12,7 +12,14 @@ struct ETagTests {
     @Test("A tag reads back as its revision")
     func roundTrip() throws {
         for revision in [0, 7, 1_000, Int.max] {
-            #expect(try ETag.revisions(in: ETag.value(for: revision), name: "If-Match") == [revision])
+            #expect(try ETag.revisions(in: ETag.value(for: revision), name: .ifMatch) == [revision])
         }
+    }
+
+    @Test("A weak tag matches its revision in If-None-Match and none in If-Match (RFC 9110 13.1.1-2)")
+    func weakTags() throws {
+        #expect(try ETag.revisions(in: #"W/"3", "4""#, name: .ifNoneMatch) == [3, 4])
+        #expect(try ETag.revisions(in: #"W/"3", "4""#, name: .ifMatch) == [4])
+        #expect(try ETag.revisions(in: #"W/"3""#, name: .ifMatch) == [])
     }
 }
