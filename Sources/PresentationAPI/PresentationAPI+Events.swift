@@ -20,7 +20,8 @@ extension PresentationAPI {
         if streams {
             return .now(try eventStream(session, after: resume, includingSession: includesSession))
         }
-        // Without `after`, every kept event; a wait then waits for the next revision.
+        // Without `after`, every kept event: some but in an imported session that kept none (a
+        // change keeps its own), so a wait is for clients that name the revision they have.
         let start = after ?? session.revision
         let backlog = try after.map { revision throws(PresentationError) in try session.events(after: revision) }
             ?? session.keptEvents
