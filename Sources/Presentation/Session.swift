@@ -116,7 +116,10 @@ public struct Session: Equatable, Sendable {
     private mutating func record(_ change: PendingChange, at now: Date, limits: Limits) -> Change {
         let events = change.events
         revision = change.revision
-        updatedAt = now
+        // Never back: the wall clock may step back (NTP, a VM resumed), and a session whose
+        // `updatedAt` is earlier than its `createdAt` is one `init(restoring:)` refuses, so a
+        // restart would refuse the whole file.
+        updatedAt = max(updatedAt, now)
         history.append(events, keeping: limits.eventsKept)
         return Change(revision: change.revision, events: events, presented: change.presented)
     }

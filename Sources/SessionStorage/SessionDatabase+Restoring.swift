@@ -45,6 +45,12 @@ extension SessionDatabase {
             // A chunk of events may still hold events that the session has dropped since (a drop
             // that falls inside a chunk, or a newer state in the log): restoring skips them.
             decoded.snapshot.events.removeAll { $0.revision <= decoded.snapshot.eventsDroppedThrough }
+            // Servers before `updatedAt` was kept from going back wrote sessions changed at a
+            // time before their creation (a clock stepped back, an import dated ahead): the
+            // session is sound, and refusing it would refuse the whole file.
+            if decoded.snapshot.updatedAt < decoded.snapshot.createdAt {
+                decoded.snapshot.updatedAt = decoded.snapshot.createdAt
+            }
             guard decoded.id.rawValue == found.rawID else {
                 throw StorageOpenError.invalidSession(
                     path: path, id: found.rawID, reason: "its bytes name session \(decoded.id)")
