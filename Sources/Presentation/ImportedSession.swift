@@ -14,10 +14,17 @@ public struct ImportedSession: Sendable {
     /// `snapshot` checked as `Session(id:tokenDigest:restoring:limits:)` checks it
     /// (`.invalidSnapshot` says what is wrong).
     public init(checking snapshot: Session.Snapshot, limits: Limits) throws(PresentationError) {
+        guard snapshot.revision <= Self.maxCounter, snapshot.lastIssuedID <= Self.maxCounter else {
+            throw .invalidSnapshot("the revision and lastIssuedID must be at most \(Self.maxCounter)")
+        }
         checked = try Session(
             id: .unassigned, tokenDigest: SessionTokenDigest(hashing: ""), restoring: snapshot, limits: limits)
         self.limits = limits
     }
+
+    /// The largest revision and id counter a document may hold: 2^53 - 1, the largest integer
+    /// every JSON reader keeps exactly (a client's revision must be the server's).
+    public static let maxCounter = (1 << 53) - 1
 
     /// The session under the id and token a store drew for it.
     func session(id: SessionID, token: SessionToken) -> Session {

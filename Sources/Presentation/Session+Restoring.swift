@@ -12,7 +12,7 @@ extension Session {
         limits: Limits
     ) throws(PresentationError) {
         guard snapshot.revision >= 1 else { throw .invalidSnapshot("the revision must be 1 or more") }
-        // Each change adds one to the revision and ids come from a counter: a document that starts
+        // Each change adds one to the revision and ids come from a counter: a snapshot that starts
         // them next to Int.max would overflow (a trap, the whole server down) at its next change.
         guard snapshot.revision <= Self.maxRestoredCounter else {
             throw .invalidSnapshot("the revision must be at most \(Self.maxRestoredCounter)")
@@ -53,10 +53,12 @@ extension Session {
             replies: replies, chain: chain, ids: ids, history: history, outcomes: outcomes)
     }
 
-    /// The largest revision and id counter a restored session may have: 2^53 - 1, the largest
-    /// integer every JSON client reads exactly, and far enough below Int.max that no number of
-    /// changes can overflow either.
-    public static let maxRestoredCounter = (1 << 53) - 1
+    /// The largest revision and id counter a restored session may have: 2^59, far enough below
+    /// Int.max that no number of changes can overflow either, within the 18 digits an id's
+    /// number is read with, and far above what an import may start at
+    /// (`ImportedSession.maxCounter`) plus any number of changes: a session this server
+    /// wrote always reads back.
+    public static let maxRestoredCounter = 1 << 59
 
     /// Takes the nested tree apart into a chain, checking each stack and presentation on the way up.
     private static func chain(
