@@ -42,6 +42,14 @@ extension SessionDatabase {
     {
         do {
             var decoded = try SessionCodec.decode(found.body, events: found.events.map(\.record))
+            // A row of format 1 or 2 with a newer state in the log: its older events are inline in
+            // the row, and an earlier server logged only those new since (its next fold was to move
+            // the rest out), so they are taken from there.
+            if let inline = found.inlineBody {
+                let first = decoded.snapshot.events.first?.revision ?? .max
+                let older = try SessionCodec.decode(inline).snapshot.events.filter { $0.revision < first }
+                decoded.snapshot.events.insert(contentsOf: older, at: 0)
+            }
             // A chunk of events may still hold events that the session has dropped since (a drop
             // that falls inside a chunk, or a newer state in the log): restoring skips them.
             decoded.snapshot.events.removeAll { $0.revision <= decoded.snapshot.eventsDroppedThrough }

@@ -21,6 +21,9 @@ extension SessionTable {
         var tableEventsThrough: Int?
         /// The log had a newer state of it than its row: the tables lack its latest state.
         var inLog: Bool
+        /// Its row's bytes when they hold its events inline (formats 1 and 2) and the log's newer
+        /// state replaced them: the events older than the log's are still there.
+        var inlineBody: [UInt8]? = nil
     }
 
     /// Every session the file holds, in the order first found: the tables' rows, with the
@@ -71,6 +74,11 @@ extension SessionTable {
                         guard revision >= session.revision else { continue }
                         let through = session.events.last?.revision ?? .min
                         session.events += events.filter { $0.revision > through }
+                        if session.tableEventsThrough == nil, session.inlineBody == nil,
+                            let format = session.body.first, format < SessionCodec.eventsApart
+                        {
+                            session.inlineBody = session.body
+                        }
                         session.body = body
                         session.revision = revision
                         session.lease.moveForward(to: lease)

@@ -88,19 +88,19 @@ final class SessionTable {
                     // Each dictionary is asked once: hashing an id is about 200 instructions.
                     let loggedInBatch = loggedThrough[id]
                     let known = saved.previous
-                    let events = SessionCodec.packEvents(of: session, after: loggedInBatch ?? known?.revision ?? .min)
-                    SessionCodec.appendSaved(
-                        id, revision: session.revision, body: saved.body, lease: saved.lease, events: events, to: &row)
                     // A fold writes the events the chunks lack, gathered from the entries since the
                     // last fold. The log's events are those, but for a row of format 1 or 2: its events
-                    // are inline, none in chunks, so the first entry since its fold brings them all.
-                    var foldEvents = events
-                    if known != nil, !inlineEvents.isEmpty, inlineEvents.contains(id), loggedInBatch == nil,
-                        log.unfolded[id] == nil
-                    {
-                        foldEvents = SessionCodec.packEvents(of: session, after: .min)
-                    }
-                    entries.append((id, write, foldEvents))
+                    // are inline, none in chunks, so the first entry since its fold brings them all;
+                    // in the log too, where a restart before that fold finds the row's inline events
+                    // replaced by the entry's body, which has none.
+                    let bringsAll =
+                        known != nil && !inlineEvents.isEmpty && inlineEvents.contains(id) && loggedInBatch == nil
+                        && log.unfolded[id] == nil
+                    let events = SessionCodec.packEvents(
+                        of: session, after: bringsAll ? .min : loggedInBatch ?? known?.revision ?? .min)
+                    SessionCodec.appendSaved(
+                        id, revision: session.revision, body: saved.body, lease: saved.lease, events: events, to: &row)
+                    entries.append((id, write, events))
                     loggedThrough[id] = session.revision
                 case .remove(let sessions):
                     for session in sessions {
