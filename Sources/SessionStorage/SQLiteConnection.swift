@@ -64,6 +64,13 @@ final class SQLiteConnection {
 
     var lastMessage: String { String(cString: sqlite3_errmsg(handle)) }
 
+    /// The write-ahead log of the main database, where SQLite keeps it: beside the file it
+    /// opened, which is the target when the path given was a symbolic link.
+    var walPath: String? {
+        guard let name = sqlite3_db_filename(handle, "main"), let wal = sqlite3_filename_wal(name) else { return nil }
+        return String(cString: wal)
+    }
+
     /// The error for a failed call's `status`, with the connection's message.
     func error(_ status: Int32) -> SQLiteError {
         SQLiteError(code: status & 0xFF, message: lastMessage)

@@ -81,7 +81,7 @@ public enum SessionDatabase {
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
-        guard let wal = WALFile(databasePath: path) else {
+        guard let wal = WALFile(path: table.connection.walPath ?? path + "-wal") else {
             throw .cannotOpen(path: path, reason: "SQLite's write-ahead log is missing (\(String(cString: strerror(errno))))")
         }
         let queue = CommitQueue(table: table, sync: { sync(wal) })

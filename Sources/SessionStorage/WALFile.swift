@@ -14,11 +14,15 @@ final class WALFile: Sendable {
     private let descriptor: Int32
     let path: String
 
-    /// Opens the log of the open database at `databasePath`; nil when there is none.
-    init?(databasePath: String) {
-        path = databasePath + "-wal"
-        descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
+    /// Opens the log at `path`, the one SQLite writes (`SQLiteConnection.walPath`: beside the
+    /// file SQLite opened, a symbolic link followed); nil, with `errno` set, when there is none.
+    init?(path: String) {
+        let opened = open(path, O_RDONLY | O_CLOEXEC)
+        // Checked before every property is set: a failed init then runs no `deinit`, whose
+        // close(-1) would set `errno` to EBADF before the caller reports it.
+        guard opened >= 0 else { return nil }
+        self.path = path
+        descriptor = opened
     }
 
     deinit {
