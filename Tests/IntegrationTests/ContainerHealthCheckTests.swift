@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// The Dockerfile's HEALTHCHECK, run as Docker runs it (bash inside the container, the
+/// image's variables set) against the real server binary: README says every variable of the
+/// configuration table works in the container, TLS_CERT and TLS_KEY among them.
+@Suite("The container's health check")
+struct ContainerHealthCheckTests {
+    /// The HEALTHCHECK's CMD, the exec-form JSON array after `CMD` in the Dockerfile.
+    static func healthCheckCommand() throws -> [String] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let dockerfile = try String(contentsOf: root.appendingPathComponent("Dockerfile"), encoding: .utf8)
+        let lines = dockerfile.split(separator: "\n", omittingEmptySubsequences: false)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("HEALTHCHECK") }, "the Dockerfile has no HEALTHCHECK")
+        let command = try #require(
+            lines[start...].first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("CMD [") }, "no exec-form CMD")
+        let array = command.trimmingCharacters(in: .whitespaces).dropFirst("CMD ".count)
+        return try #require(try JSONSerialization.jsonObject(with: Data(array.utf8)) as? [String])
+    }
+
+    /// The health check's exit status with the container's environment (`environment`).
+    static func runHealthCheck(_ environment: [String: String]) throws -> Int32 {
+        let command = try healthCheckCommand()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = command
+        process.environment = ["PATH": "/usr/bin:/bin"].merging(environment) { $1 }
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test("It passes for a plain HTTP server on PORT, and fails once nothing listens there")
+    func plain() throws {
+        let server = try ServerProcess.start(arguments: ["--port", "0"], accessLog: false)
+        let port = try server.port()
+        #expect(try Self.runHealthCheck(["PORT": String(port)]) == 0)
+        #expect(try server.terminate() == 0)
+        #expect(try Self.runHealthCheck(["PORT": String(port)]) != 0)
+    }
+
+    @Test("It passes for a healthy server configured for HTTPS with TLS_CERT and TLS_KEY")
+    func https() throws {
+        let pair = try TLSTests.Certificate()
+        defer { pair.remove() }
+        let environment = ["TLS_CERT": pair.certificate, "TLS_KEY": pair.key]
+        let server = try ServerProcess.start(arguments: ["--port", "0"], environment: environment, accessLog: false)
+        defer { _ = try? server.terminate() }
+        let port = try server.port()
+        // The server is up and healthy over HTTPS...
+        let health = try Curl.run([
+            "-s", "--cacert", pair.certificate, "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(port)/healthz",
+        ])
+        #expect(health == "200")
+        // ...so the image's health check, run with the container's variables, must say so.
+        let status = try Self.runHealthCheck(environment.merging(["PORT": String(port)]) { $1 })
+        #expect(status == 0, "the HEALTHCHECK marks a healthy HTTPS server unhealthy")
+    }
+}
