@@ -10,9 +10,9 @@ public struct CORSPolicy: Hashable, Sendable {
     public let allowedOrigins: Set<String>
 
     /// Request headers a cross-origin page may send.
-    static let allowedHeaders = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID"
+    static let allowedHeaders = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, Prefer"
     /// Response headers a cross-origin page may read.
-    static let exposedHeaders = "ETag, Location, Retry-After, Idempotent-Replayed"
+    static let exposedHeaders = "ETag, Location, Retry-After, Idempotent-Replayed, Preference-Applied"
     /// How long a browser may cache a preflight answer, in seconds.
     static let maxAge = "600"
 
