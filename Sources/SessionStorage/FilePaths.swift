@@ -11,12 +11,17 @@ func filePath(_ name: String, in directory: String) -> String {
 }
 
 /// Creates `directory` and any of its parents that are missing, as `mkdir -p` does; nil when
-/// it exists as a directory afterwards, else why not (the system's words).
+/// it exists as a directory afterwards, else why not (the system's words). The directory
+/// itself, when made here, is its owner's alone (0700): it holds what users typed (params,
+/// results, an alert's secure fields), which no other local user should read. One that
+/// exists already keeps the mode it was given.
 func createDirectory(_ directory: String) -> String? {
     var prefix = directory.hasPrefix("/") ? "/" : ""
-    for component in directory.split(separator: "/") {
+    let components = directory.split(separator: "/")
+    for (index, component) in components.enumerated() {
         prefix += component
-        if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+        let mode: mode_t = index == components.count - 1 ? 0o700 : 0o755
+        if mkdir(prefix, mode) != 0 && errno != EEXIST {
             return "\(prefix): \(String(cString: strerror(errno)))"
         }
         prefix += "/"
