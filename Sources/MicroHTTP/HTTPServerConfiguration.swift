@@ -53,6 +53,12 @@ public struct HTTPServerConfiguration: Sendable {
         self.shutdownGraceSeconds = shutdownGraceSeconds
     }
 
+    /// Whether `HTTPServer.start()` can listen on `host`: a numeric IPv4 or IPv6 address
+    /// (the latter bracketed or not), or `localhost`. For checking options before anything starts.
+    public static func isValidHost(_ host: String) -> Bool {
+        (try? SocketAddress(host: host, port: 0)) != nil
+    }
+
     /// Cores online: one epoll thread per core was best on every workload measured here.
     public static var processorCount: Int {
         max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))

@@ -41,6 +41,9 @@ struct Options {
 
     private static let settings: [Setting] = [
         Setting(flag: "--host", environment: "HOST", help: "address to listen on (default 127.0.0.1; 0.0.0.0 or :: for all)") {
+            guard HTTPServerConfiguration.isValidHost($1) else {
+                throw OptionsError.invalid("--host", $1, "a numeric IPv4 or IPv6 address, or localhost")
+            }
             $0.server.host = $1
         },
         Setting(flag: "--port", environment: "PORT", help: "port to listen on; 0 picks a free one (default 8080)") {

@@ -49,6 +49,8 @@ do {
     port = try server.start()
 } catch {
     Log.error("start_failed", [("reason", .string(error.description))])
+    // For the person at the terminal too, as a storage failure is: a busy port is common.
+    Log.standardError("presentation-server: \(error.description)")
     exit(1)
 }
 Log.info(
