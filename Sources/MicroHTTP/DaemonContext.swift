@@ -111,7 +111,7 @@ final class DaemonContext: Sendable {
     func releaseParked() {
         let items = parked.withLock { Array($0.values) }
         guard !items.isEmpty else { return }
-        let refusal = handler.response(for: .shuttingDown)
+        let refusal = handler.response(for: .shuttingDown, requestHeaders: HTTPHeaders())
         for item in items {
             switch item {
             case .deferred(let deferred): if deferred.endsWithShutdown { deferred.complete(with: refusal) }

@@ -52,6 +52,8 @@ public enum HTTPReply: Sendable {
 /// anything that waits returns `.later` or a streaming body instead.
 public protocol HTTPHandler: Sendable {
     func respond(to request: HTTPRequest) -> HTTPReply
-    /// The answer to a request refused before it reached `respond(to:)`.
-    func response(for refusal: HTTPRefusal) -> HTTPResponse
+    /// The answer to a request refused before it reached `respond(to:)`, given its headers
+    /// for what every answer carries (CORS's). A parked request released at shutdown comes
+    /// with none: its answer also gets the headers its promise was given (`addHeaders`).
+    func response(for refusal: HTTPRefusal, requestHeaders: HTTPHeaders) -> HTTPResponse
 }

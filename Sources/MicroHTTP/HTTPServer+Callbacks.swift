@@ -110,7 +110,8 @@ func handleAccess(
         if let length = contentLength(of: connection), length > daemon.maxBodyBytes {
             // Answering before the body is read makes libmicrohttpd close the connection
             // afterwards, which is what we want for a body we refuse to read.
-            let response = daemon.handler.response(for: .bodyTooLarge(limit: daemon.maxBodyBytes))
+            let response = daemon.handler.response(
+                for: .bodyTooLarge(limit: daemon.maxBodyBytes), requestHeaders: headers(of: connection))
             return queue(response, for: request, on: connection, daemon: daemon)
         }
         // Answering now would cost keep-alive; answer on a later call.
@@ -137,7 +138,8 @@ func handleAccess(
         return answer(deferred, for: request, on: connection, daemon: daemon)
     }
     if request.bodyTooLarge {
-        let response = daemon.handler.response(for: .bodyTooLarge(limit: daemon.maxBodyBytes))
+        let response = daemon.handler.response(
+            for: .bodyTooLarge(limit: daemon.maxBodyBytes), requestHeaders: headers(of: connection))
         return queue(response, for: request, on: connection, daemon: daemon)
     }
 

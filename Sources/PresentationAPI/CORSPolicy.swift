@@ -38,11 +38,16 @@ public struct CORSPolicy: Hashable, Sendable {
 
     /// Headers that let a page from `origin` read an ordinary answer; none for other origins.
     func responseHeaders(for request: HTTPRequest) -> HTTPHeaders {
+        responseHeaders(origin: request.headers["Origin"])
+    }
+
+    /// The same for a request's `Origin`, nil when it sent none.
+    func responseHeaders(origin: String?) -> HTTPHeaders {
         var headers = HTTPHeaders()
         guard isEnabled else { return headers }
         // The answer depends on Origin whenever CORS is on, even when this origin is refused.
         headers.set("Vary", "Origin")
-        guard let origin = request.headers["Origin"], allows(origin) else { return headers }
+        guard let origin, allows(origin) else { return headers }
         headers.set("Access-Control-Allow-Origin", origin)
         headers.set("Access-Control-Expose-Headers", Self.exposedHeaders)
         return headers

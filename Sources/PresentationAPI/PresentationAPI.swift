@@ -126,11 +126,18 @@ public final class PresentationAPI: HTTPHandler {
         return .now(ProblemDetails(for: APIError.methodNotAllowed(allowed)).response)
     }
 
-    public func response(for refusal: HTTPRefusal) -> HTTPResponse {
-        switch refusal {
-        case .bodyTooLarge(let limit): ProblemDetails(for: APIError.bodyTooLarge(limit: limit)).response
-        case .shuttingDown: ProblemDetails(for: APIError.shuttingDown).response
+    /// A refusal carries the CORS headers every answer does, so that a page of an allowed
+    /// origin reads the problem (a 413) rather than a network error.
+    public func response(for refusal: HTTPRefusal, requestHeaders: HTTPHeaders) -> HTTPResponse {
+        var response =
+            switch refusal {
+            case .bodyTooLarge(let limit): ProblemDetails(for: APIError.bodyTooLarge(limit: limit)).response
+            case .shuttingDown: ProblemDetails(for: APIError.shuttingDown).response
+            }
+        for field in configuration.cors.responseHeaders(origin: requestHeaders["Origin"]) where response.headers[field.name] == nil {
+            response.headers.add(field.name, field.value)
         }
+        return response
     }
 
     private func respond(to route: Route, parameters: RouteParameters, request: HTTPRequest) throws -> HTTPReply {

@@ -30,7 +30,7 @@ struct DeferredStreamTests {
             return .later(deferred)
         }
 
-        func response(for refusal: HTTPRefusal) -> HTTPResponse {
+        func response(for refusal: HTTPRefusal, requestHeaders: HTTPHeaders) -> HTTPResponse {
             HTTPResponse(status: .serviceUnavailable)
         }
     }

@@ -10,7 +10,7 @@ struct ServerRestartTests {
             .now(HTTPResponse(status: .ok, bytes: Array("hello".utf8)))
         }
 
-        func response(for refusal: HTTPRefusal) -> HTTPResponse {
+        func response(for refusal: HTTPRefusal, requestHeaders: HTTPHeaders) -> HTTPResponse {
             HTTPResponse(status: .serviceUnavailable)
         }
     }

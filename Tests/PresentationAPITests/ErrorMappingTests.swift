@@ -119,7 +119,7 @@ struct ErrorMappingTests {
 
     @Test("An oversized body is refused with its limit")
     func bodyTooLarge() throws {
-        let response = harness.api.response(for: .bodyTooLarge(limit: 1024))
+        let response = harness.api.response(for: .bodyTooLarge(limit: 1024), requestHeaders: HTTPHeaders())
         #expect(response.status == .contentTooLarge)
         #expect(try response.problemCode() == "body_too_large")
         #expect(try response.jsonObject()["limit"] as? Int == 1024)
