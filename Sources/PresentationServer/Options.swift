@@ -183,23 +183,34 @@ struct Options {
         return text
     }()
 
-    /// Reads the environment first, then the flags (`--port 8080` or `--port=8080`).
+    /// Reads the flags (`--port 8080` or `--port=8080`), then the environment for every setting
+    /// no flag gave: a flag wins over its variable, even one it could not use, and `--help`
+    /// answers whatever the environment holds. A bad variable is named as it was set.
     static func parse(_ arguments: [String], environment: [String: String]) throws -> Options? {
-        var options = Options()
-        for setting in settings {
-            if let value = environment[setting.environment], !value.isEmpty {
-                try setting.apply(&options, value)
-            }
-        }
-        if let token = environment[adminTokenVariable], !token.isEmpty {
-            options.api.adminToken = SessionTokenDigest(hashing: try checkedAdminToken(token, source: adminTokenVariable))
-        }
+        var flags: [(setting: Setting, value: String)] = []
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             if argument == "--help" || argument == "-h" { return nil }
             let (flag, inline) = split(argument)
             guard let setting = settings.first(where: { $0.flag == flag }) else { throw OptionsError.unknown(argument) }
             guard let value = inline ?? remaining.popFirst() else { throw OptionsError.missingValue(flag) }
+            flags.append((setting, value))
+        }
+        let flagged = Set(flags.map(\.setting.flag))
+        var options = Options()
+        for setting in settings where !flagged.contains(setting.flag) {
+            guard let value = environment[setting.environment], !value.isEmpty else { continue }
+            do {
+                try setting.apply(&options, value)
+            } catch OptionsError.invalid(_, _, let expected) {
+                throw OptionsError.invalidVariable(setting.environment, value, expected)
+            }
+        }
+        // The token file's flag wins over the token's variable too.
+        if !flagged.contains("--admin-token-file"), let token = environment[adminTokenVariable], !token.isEmpty {
+            options.api.adminToken = SessionTokenDigest(hashing: try checkedAdminToken(token, source: adminTokenVariable))
+        }
+        for (setting, value) in flags {
             try setting.apply(&options, value)
         }
         options.server.tls = try tlsCredentials(certificate: options.tlsCertificatePath, key: options.tlsKeyPath)
@@ -269,12 +280,15 @@ enum OptionsError: Error, CustomStringConvertible {
     case unknown(String)
     case missingValue(String)
     case invalid(String, String, String)
+    /// A bad value of an environment variable: its name, its value, what was expected.
+    case invalidVariable(String, String, String)
 
     var description: String {
         switch self {
         case .unknown(let argument): "unknown option \(argument) (see --help)"
         case .missingValue(let flag): "\(flag) needs a value"
         case .invalid(let flag, let value, let expected): "\(flag) \(value): expected \(expected)"
+        case .invalidVariable(let name, let value, let expected): "\(name)=\(value): expected \(expected)"
         }
     }
 }
