@@ -23,6 +23,8 @@ struct Options {
     var storage = Storage.sqlite
     /// The durable store's directory, created when missing; relative to the working directory.
     var dataDirectory = "./data"
+    /// Whether `--session-ttl` (or `SESSION_TTL`) was given, not left at its default.
+    private var sessionTTLGiven = false
 
     /// Where sessions live: in an SQLite file in the data directory, or only in memory.
     enum Storage: String {
@@ -104,6 +106,7 @@ struct Options {
         },
         Setting(flag: "--session-ttl", environment: "SESSION_TTL", help: "seconds a session lives unused (default 86400)") {
             $0.limits.sessionTTL = try integer($1, "--session-ttl", 1...315_360_000)
+            $0.sessionTTLGiven = true
         },
         Setting(flag: "--max-session-ttl", environment: "MAX_SESSION_TTL", help: "longest ttl a client may ask for at creation (default 604800)") {
             $0.limits.maxSessionTTL = try integer($1, "--max-session-ttl", 1...315_360_000)
@@ -214,16 +217,22 @@ struct Options {
             try setting.apply(&options, value)
         }
         options.server.tls = try tlsCredentials(certificate: options.tlsCertificatePath, key: options.tlsKeyPath)
-        options.settle()
+        try options.settle()
         return options
     }
 
-    /// Settings that depend on others: the maximum TTL caps the default one too.
+    /// Settings that depend on others: the maximum TTL caps the default one too. A default
+    /// TTL given above the maximum would not be honoured, so it is refused, not quietly cut.
     ///
     /// Durable storage needs no more workers than memory does: every request that writes
     /// (changes, creations, deletions, token rotations) parks its connection until its commit
     /// rather than hold a worker (docs/performance.md, item 34).
-    private mutating func settle() {
+    private mutating func settle() throws(OptionsError) {
+        if sessionTTLGiven, limits.sessionTTL > limits.maxSessionTTL {
+            throw .invalid(
+                "--session-ttl", String(limits.sessionTTL),
+                "at most --max-session-ttl (\(limits.maxSessionTTL)); raise that too")
+        }
         limits.sessionTTL = min(limits.sessionTTL, limits.maxSessionTTL)
     }
 
