@@ -220,10 +220,12 @@ extension PresentationAPI {
         return response
     }
 
-    /// A recorded answer's summary. The bytes are JSON this server wrote, so they parse, within
-    /// the limits that bounded the session; should they not, the whole answer goes out unmarked.
+    /// A recorded answer's summary. The bytes are JSON this server wrote, so they parse; read
+    /// with no depth limit of its own, since the tree nests a body's values deeper than the body
+    /// did (a screen's result under its presentations), and `--max-params-depth` goes to 512:
+    /// at 256 a session holding one deep value had every keyed minimal answer sent whole.
     private static func summary(ofRecorded body: [UInt8]) -> [UInt8]? {
-        guard let session = try? JSONParser(maxDepth: 256, maxStringBytes: body.count).parse(body) else { return nil }
+        guard let session = try? JSONParser(maxDepth: .max, maxStringBytes: body.count).parse(body) else { return nil }
         var writer = JSONWriter(capacity: 256)
         writer.write(summaryOf: session)
         return writer.bytes
