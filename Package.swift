@@ -61,12 +61,12 @@ let package = Package(
         .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "Presentation", "JSON"], swiftSettings: strict),
         .testTarget(
             name: "PresentationAPITests",
-            dependencies: ["PresentationAPI", "Presentation", "JSON", "MicroHTTP"],
+            dependencies: ["PresentationAPI", "Presentation", "JSON", "MicroHTTP", "SessionChecks"],
             swiftSettings: strict
         ),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["PresentationAPI", "Presentation", "JSON", "MicroHTTP"],
+            dependencies: ["PresentationAPI", "Presentation", "JSON", "MicroHTTP", "SessionChecks"],
             swiftSettings: strict
         ),
         // Replays Fuzz/Corpus and Fuzz/Regressions through the fuzz targets' checks, without libFuzzer.

@@ -11,7 +11,10 @@ struct APIHarness {
 
     /// `now`: the API's and the store's clock; one fixed time unless a test moves it, so that
     /// no session expires once the real date passes it.
-    init(limits: Limits = .default, now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }) {
+    init(
+        limits: Limits = .default, configuration: APIConfiguration = APIConfiguration(),
+        now: @escaping @Sendable () -> Date = { Date(timeIntervalSince1970: 1_800_000_000) }
+    ) {
         var counter = 0
         let ids = (0..<1000).map { _ -> SessionID in
             counter += 1
@@ -23,7 +26,7 @@ struct APIHarness {
             clock: now,
             makeID: { ids[next.increment() % ids.count] },
             makeToken: SessionToken.random)
-        api = PresentationAPI(store: store, now: now)
+        api = PresentationAPI(store: store, configuration: configuration, now: now)
     }
 
     func send(

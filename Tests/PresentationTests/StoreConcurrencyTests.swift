@@ -1,6 +1,7 @@
 import Foundation
 import Presentation
 import Synchronization
+import SessionChecks
 import Testing
 
 @Suite("Store under concurrency")
