@@ -68,7 +68,9 @@ Log.info(
 // The handler is @Sendable, so not bound to the main actor as top-level code is, and works
 // on what its capture list took, not on the main actor's globals.
 let signalQueue = DispatchQueue(label: "signals")
-let stopSignals = [SIGINT, SIGTERM].map { number in
+// SIGHUP too: a terminal closed under `make run` sends it, and its default action lost the
+// access log's waiting batch and the journal's clean close. There is nothing to reload.
+let stopSignals = [SIGINT, SIGTERM, SIGHUP].map { number in
     signal(number, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
     source.setEventHandler { @Sendable [api, server, sweep, journal] in

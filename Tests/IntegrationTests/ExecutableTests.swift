@@ -283,6 +283,19 @@ struct ExecutableTests {
         #expect(clients == ["::1", "::1"])
     }
 
+    @Test("SIGHUP and SIGINT stop it as SIGTERM does: exit 0, the waiting access log written, then stopped", arguments: [SIGHUP, SIGINT])
+    func otherStopSignals(signal: Int32) throws {
+        let server = try ServerProcess.start(arguments: ["--port", "0", "--access-log-flush-ms", "10000"])
+        let port = try server.port()
+        let health = try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(port)/healthz"])
+        #expect(health == "200")
+        #expect(try server.terminate(with: signal) == 0)
+        #expect(server.process.terminationReason == .exit, "killed by signal \(server.process.terminationStatus)")
+        let events = server.logLines().compactMap { $0["event"] as? String }
+        #expect(events.contains("request"), "the access log's waiting line was lost")
+        #expect(events.suffix(2) == ["stopping", "stopped"] || events.last == "stopped")
+    }
+
     @Test("SIGTERM releases a waiting long poll and still exits 0")
     func shutdownReleasesWaiters() throws {
         let server = try ServerProcess.start(arguments: ["--port", "0"])

@@ -73,9 +73,10 @@ final class ServerProcess {
         throw ProcessFailure.noListeningLine(output)
     }
 
-    /// SIGTERM, then the exit status (killed after `patience`, which fails the test).
-    func terminate() throws -> Int32 {
-        process.terminate()
+    /// `signal` (SIGTERM unless named), then the exit status (killed after `patience`, which
+    /// fails the test). A death by a signal is `terminationReason` `.uncaughtSignal`.
+    func terminate(with signal: Int32 = SIGTERM) throws -> Int32 {
+        kill(process.processIdentifier, signal)
         let deadline = Date().addingTimeInterval(ServerProcess.patience)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         if process.isRunning {
