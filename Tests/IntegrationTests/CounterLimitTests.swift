@@ -31,20 +31,11 @@ struct CounterLimitTests {
         ]
         let imported = try client.post("/v1/sessions/import", json: document)
         #expect(imported.status == 201, "\(imported.text)")
-        let json = try imported.json()
-        let copy = CreatedSession(
-            id: try #require(json["id"] as? String), token: try #require(json["token"] as? String), body: imported.body)
+        let copy = try #require(CreatedSession(answer: imported))
         let pushed = try client.post("push", to: copy, json: ["screen": "next"])
         #expect(try server.terminate() == 0)
         // Refusing the change is fine; answering it and then not starting is not.
-        let restarted: ServerProcess
-        let again: UInt16
-        do {
-            (restarted, again) = try data.startServer()
-        } catch {
-            Issue.record("the push was answered \(pushed.status), and the server did not start again: \(error)")
-            return
-        }
+        guard let (restarted, again) = data.restartServer(after: "the push was answered \(pushed.status)") else { return }
         let body = try HTTPConnection(port: again).fetch(copy)
         #expect(body["revision"] as? Int == (pushed.status == 200 ? revision + 1 : revision))
         #expect(try restarted.terminate() == 0)

@@ -33,9 +33,7 @@ struct ExportImportTests {
             #expect(!export.text.contains(original.token), "an export never holds the token")
             let imported = try client.post("/v1/sessions/import", bytes: export.body)
             #expect(imported.status == 201)
-            let json = try imported.json()
-            let copy = CreatedSession(
-                id: try #require(json["id"] as? String), token: try #require(json["token"] as? String), body: imported.body)
+            let copy = try #require(CreatedSession(answer: imported))
             #expect(copy.id != original.id)
             #expect(copy.token != original.token)
             #expect(imported.header("Location") == "/v1/sessions/\(copy.id)")

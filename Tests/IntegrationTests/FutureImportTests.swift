@@ -30,21 +30,11 @@ struct FutureImportTests {
         ]
         let imported = try client.post("/v1/sessions/import", json: document)
         #expect(imported.status == 201, "\(imported.text)")
-        let json = try imported.json()
-        let copy = CreatedSession(
-            id: try #require(json["id"] as? String), token: try #require(json["token"] as? String), body: imported.body)
+        let copy = try #require(CreatedSession(answer: imported))
         let pushed = try client.post("push", to: copy, json: ["screen": "next"])
         #expect(pushed.status == 200, "the change is made and answered: \(pushed.text)")
         #expect(try server.terminate() == 0)
-
-        let restarted: ServerProcess
-        let again: UInt16
-        do {
-            (restarted, again) = try data.startServer()
-        } catch {
-            Issue.record("the server did not start again: \(error)")
-            return
-        }
+        guard let (restarted, again) = data.restartServer(after: "the push was answered") else { return }
         let body = try HTTPConnection(port: again).fetch(copy)
         #expect(body["revision"] as? Int == 2)
         #expect(body.rootPathNames == ["inbox", "next"])

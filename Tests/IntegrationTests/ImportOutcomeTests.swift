@@ -19,9 +19,7 @@ struct ImportOutcomeTests {
         // docs/api.md: "ids unique and within lastIssuedID ... a document that fails is 422".
         #expect(imported.status == 422, "body: \(imported.text)")
         guard imported.status == 201 else { return }
-        let json = try imported.json()
-        let copy = CreatedSession(
-            id: try #require(json["id"] as? String), token: try #require(json["token"] as? String), body: imported.body)
+        let copy = try #require(CreatedSession(answer: imported))
         let present = try client.post("present", to: copy, json: ["style": "sheet", "screen": "compose"])
         #expect(present.status == 200)
         #expect(try present.json()["presentation"] as? String != "p3", "the counter issued an id the document had used")

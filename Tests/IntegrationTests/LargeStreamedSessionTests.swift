@@ -6,15 +6,21 @@ import Testing
 /// well within the server's limits (ten screens of 120 KB params; a body may be 1 MiB, a stack 64).
 @Suite("Events that include a large session")
 struct LargeStreamedSessionTests {
+    /// A session of ten screens with 120 KB params each, 1.2 MB of JSON, and a client.
+    static func largeSession(on server: TestServer) throws -> (HTTPConnection, CreatedSession) {
+        let client = try server.connect()
+        let session = try client.createSession()
+        let blob = String(repeating: "x", count: 120_000)
+        for _ in 0..<10 {
+            #expect(try client.post("push", to: session, json: ["screen": "big", "params": ["blob": blob]]).status == 200)
+        }
+        return (client, session)
+    }
+
     @Test("A stream opens with a session past 1 MiB, and follows its next revision")
     func largeSession() throws {
         try withServer { server in
-            let client = try server.connect()
-            let session = try client.createSession()
-            let blob = String(repeating: "x", count: 120_000)
-            for _ in 0..<10 {
-                #expect(try client.post("push", to: session, json: ["screen": "big", "params": ["blob": blob]]).status == 200)
-            }
+            let (client, session) = try Self.largeSession(on: server)
             let read = try client.get(session.route(), token: session.token)
             #expect(read.status == 200 && read.body.count > 1 << 20, "the session is past 1 MiB, and reads whole")
 
@@ -33,12 +39,7 @@ struct LargeStreamedSessionTests {
     @Test("A reader that stops reading is still cut off once a buffer's worth waits for it")
     func slowReaderCutOff() throws {
         try withServer { server in
-            let client = try server.connect()
-            let session = try client.createSession()
-            let blob = String(repeating: "x", count: 120_000)
-            for _ in 0..<10 {
-                #expect(try client.post("push", to: session, json: ["screen": "big", "params": ["blob": blob]]).status == 200)
-            }
+            let (client, session) = try Self.largeSession(on: server)
             let stream = try StreamedSessionTests.stream(server, session, query: "?include=session")
             // Twenty revisions of 1.2 MB each while the reader reads nothing: far more than the
             // socket's buffers and the stream's 1 MiB hold.

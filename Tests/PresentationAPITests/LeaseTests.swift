@@ -9,7 +9,7 @@ import Testing
 @Suite("Idle deadlines")
 struct LeaseTests {
     /// A clock the test moves by hand.
-    private final class Clock: Sendable {
+    final class Clock: Sendable {
         private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
         var now: Date { current.withLock { $0 } }
         func advance(_ seconds: Double) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }

@@ -7,11 +7,7 @@ import Testing
 /// A refused request leaves the session exactly as it was, its idle deadline included.
 @Suite("Refused reads and the idle deadline")
 struct RefusedReadLeaseTests {
-    private final class Clock: Sendable {
-        private let current = Mutex(Date(timeIntervalSince1970: 1_800_000_000))
-        var now: Date { current.withLock { $0 } }
-        func advance(_ seconds: Double) { current.withLock { $0 = $0.addingTimeInterval(seconds) } }
-    }
+    private typealias Clock = LeaseTests.Clock
 
     /// Each an owner's request the server refuses.
     static let refusals: [(path: String, query: [(name: String, value: String?)], headers: [(String, String)], code: String)] = [

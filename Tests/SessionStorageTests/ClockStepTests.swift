@@ -26,13 +26,7 @@ struct ClockStepTests {
         }
         #expect(store.session(id) == changed, "the change was made and answered")
         recovery.journal.close()
-        let reopened: SessionDatabase.Recovery
-        do {
-            reopened = try SessionDatabase.open(directory: directory, limits: .default, now: created)
-        } catch {
-            Issue.record("the restart failed: \(error)")
-            return
-        }
+        guard let reopened = StorageFixture.reopen(directory) else { return }
         defer { reopened.journal.close() }
         #expect(reopened.sessions.map(\.session) == [changed])
     }
@@ -63,13 +57,7 @@ extension ClockStepTests {
         try update.bind(.blob(body))
         try update.run()
 
-        let reopened: SessionDatabase.Recovery
-        do {
-            reopened = try SessionDatabase.open(directory: directory, limits: .default, now: created)
-        } catch {
-            Issue.record("the restart failed: \(error)")
-            return
-        }
+        guard let reopened = StorageFixture.reopen(directory) else { return }
         defer { reopened.journal.close() }
         #expect(reopened.sessions.map(\.session) == [session])
     }

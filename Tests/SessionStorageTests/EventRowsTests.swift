@@ -118,20 +118,10 @@ struct EventRowsTests {
     func upgradeFromSchemaOne() throws {
         let directory = StorageFixture.directory()
         defer { StorageFixture.remove(directory) }
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         let path = (directory as NSString).appendingPathComponent(SessionDatabase.fileName)
         let now = StorageFixture.start
-        do {
-            let old = try SQLiteConnection(path: path)
-            try old.execute(
-                """
-                CREATE TABLE sessions (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL, last_access REAL NOT NULL,
-                    ttl INTEGER NOT NULL);
-                PRAGMA application_id = \(SessionTable.applicationID); PRAGMA user_version = 1;
-                INSERT INTO sessions VALUES ('EnLR32oUuZg038pWehAL_w', x'\(StorageFixture.formatOneRow)', \(now.timeIntervalSince1970), 86400);
-                """)
-        }
-        let id = try #require(SessionID(rawValue: "EnLR32oUuZg038pWehAL_w"))
+        try StorageFixture.writeSchemaOneFile(in: directory, now: now)
+        let id = StorageFixture.formatOneID
         let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: now)
         let restored = try #require(recovery.sessions.first?.session)
         #expect(restored.keptEvents.map(\.revision) == [1, 2])

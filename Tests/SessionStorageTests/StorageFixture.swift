@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import Presentation
+import Testing
 
 @testable import SessionStorage
 
@@ -136,6 +137,34 @@ enum StorageFixture {
         "080000E0C1047DC84106027333000273340403616461",
         "0A000080C2047DC8410302703505736865657402733301026B36",
     ]
+
+    /// The file in `directory` opened again, as a restart does; nil, with the failure recorded,
+    /// when it is refused.
+    static func reopen(_ directory: String, now: Date = start) -> SessionDatabase.Recovery? {
+        do {
+            return try SessionDatabase.open(directory: directory, limits: .default, now: now)
+        } catch {
+            Issue.record("the restart failed: \(error)")
+            return nil
+        }
+    }
+
+    /// The session `formatOneRow` holds.
+    static let formatOneID = SessionID(rawValue: "EnLR32oUuZg038pWehAL_w")!
+
+    /// A database file of schema 1 in `directory` (made if missing), as the previous server left
+    /// it: `formatOneRow` alone, last used at `now`.
+    static func writeSchemaOneFile(in directory: String, now: Date) throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let old = try SQLiteConnection(path: (directory as NSString).appendingPathComponent(SessionDatabase.fileName))
+        try old.execute(
+            """
+            CREATE TABLE sessions (id TEXT PRIMARY KEY NOT NULL, body BLOB NOT NULL, last_access REAL NOT NULL,
+                ttl INTEGER NOT NULL);
+            PRAGMA application_id = \(SessionTable.applicationID); PRAGMA user_version = 1;
+            INSERT INTO sessions VALUES ('\(formatOneID)', x'\(formatOneRow)', \(now.timeIntervalSince1970), 86400);
+            """)
+    }
 
     /// A row written by the server at dc1a168 (format 1, events inline): a root screen with
     /// nested params, then a push with `{}`.

@@ -5,6 +5,20 @@ struct CreatedSession: Sendable {
     /// The creation answer as sent, so the value can cross threads.
     let body: [UInt8]
 
+    /// The session a creation or an import answered with; nil when the answer names none.
+    init?(answer: ClientResponse) {
+        guard let json = try? answer.json(), let id = json["id"] as? String, let token = json["token"] as? String else {
+            return nil
+        }
+        self.init(id: id, token: token, body: answer.body)
+    }
+
+    init(id: String, token: String, body: [UInt8]) {
+        self.id = id
+        self.token = token
+        self.body = body
+    }
+
     /// The creation answer, decoded.
     var json: [String: Any] {
         (try? JSONText.object(from: body)) ?? [:]

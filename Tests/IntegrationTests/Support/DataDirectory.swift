@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A temporary data directory for a durable server, and the ways tests start, crash and break it.
 final class DataDirectory {
@@ -20,6 +21,17 @@ final class DataDirectory {
         let server = try ServerProcess.start(
             arguments: ["--port", "0", "--storage", "sqlite", "--data-dir", path] + extra, accessLog: accessLog)
         return (server, UInt16(try server.port()))
+    }
+
+    /// `startServer()` again after a stop, for tests of what a restart reads back: nil, with
+    /// the failure recorded (`why` says what it follows), when the server refuses to start.
+    func restartServer(after why: String) -> (ServerProcess, UInt16)? {
+        do {
+            return try startServer()
+        } catch {
+            Issue.record("\(why), and the server did not start again: \(error)")
+            return nil
+        }
     }
 
     /// Runs the binary on this directory expecting it to refuse to start; a server that starts

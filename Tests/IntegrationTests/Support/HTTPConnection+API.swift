@@ -80,11 +80,10 @@ extension HTTPConnection {
     {
         let response = try post("/v1/sessions", json: ["root": root], headers: headers)
         guard response.status == 201 else { throw .unexpectedStatus(response.status, body: response.text) }
-        let json = try response.json()
-        guard let id = json["id"] as? String, let token = json["token"] as? String else {
+        guard let created = CreatedSession(answer: response) else {
             throw .malformedResponse("a created session without id or token: \(response.text)")
         }
-        return CreatedSession(id: id, token: token, body: response.body)
+        return created
     }
 
     /// `GET` the session, insisting on 200.
@@ -122,11 +121,8 @@ extension HTTPConnection {
         #expect(export.status == 200, "body: \(export.text)", sourceLocation: sourceLocation)
         let imported = try post("/v1/sessions/import", bytes: export.body)
         #expect(imported.status == 201, "body: \(imported.text)", sourceLocation: sourceLocation)
-        let answer = try imported.json()
-        let copy = CreatedSession(
-            id: try #require(answer["id"] as? String, sourceLocation: sourceLocation),
-            token: try #require(answer["token"] as? String, sourceLocation: sourceLocation), body: imported.body)
-        return (copy, answer)
+        let copy = try #require(CreatedSession(answer: imported), sourceLocation: sourceLocation)
+        return (copy, copy.json)
     }
 
     /// The kept events after `after` (all without it), insisting on 200.
