@@ -159,7 +159,8 @@ class Proxy:
                 if record and (data.startswith(b'GET ') or data.startswith(b'POST ')):
                     with self._lock:
                         self.requests.append(data.split(b'\r\n\r\n', 1)[0].decode('latin-1'))
-                destination.sendall(data)
+                if self._passes(source, destination, data, record):
+                    destination.sendall(data)
         except OSError:
             pass
         finally:
@@ -168,6 +169,11 @@ class Proxy:
                     end.shutdown(socket.SHUT_RDWR)
                 except OSError:
                     pass
+
+    def _passes(self, source, destination, data, from_client):
+        """Whether `data` read from `source` goes on to `destination`: a hook for proxies that
+        misbehave in other ways; this one passes everything."""
+        return True
 
     def cut(self):
         """Closes every open connection and refuses new ones: the network is gone."""

@@ -20,20 +20,12 @@ class SilencingProxy(Proxy):
         with self._lock:
             self.silent.update(self.streams)
 
-    def _pipe(self, source, destination, record):
-        try:
-            while True:
-                data = source.recv(65536)
-                if not data:
-                    break
-                if record and data.startswith(b'GET ') and b'/events?' in data.split(b'\r\n', 1)[0]:
-                    with self._lock:
-                        self.streams.add(destination)
-                if source in self.silent:
-                    continue
-                destination.sendall(data)
-        except OSError:
-            pass
+    def _passes(self, source, destination, data, from_client):
+        if from_client and data.startswith(b'GET ') and b'/events?' in data.split(b'\r\n', 1)[0]:
+            with self._lock:
+                self.streams.add(destination)
+        with self._lock:
+            return source not in self.silent
 
 
 def test_a_silent_stream_is_noticed_and_the_page_catches_up(browser, server, api):
