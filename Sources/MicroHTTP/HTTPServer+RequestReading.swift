@@ -25,9 +25,9 @@ func requestMethod(_ name: UnsafePointer<CChar>?) -> HTTPMethod {
 /// without its scheme and authority, `/` when it has no path.
 func requestPath(_ url: UnsafePointer<CChar>?) -> String {
     guard let url else { return "/" }
-    let target = String(cString: url)
     // Nearly every request: nothing to look at past the first byte.
-    if target.utf8.first == UInt8(ascii: "/") { return target }
+    if UInt8(bitPattern: url.pointee) == UInt8(ascii: "/") { return String(cString: url) }
+    let target = String(cString: url)
     for scheme in ["http://", "https://"] where target.utf8.count >= scheme.utf8.count {
         let rest = target.utf8.dropFirst(scheme.utf8.count)
         guard zip(target.utf8, scheme.utf8).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) else { continue }

@@ -38,7 +38,9 @@ public struct CORSPolicy: Hashable, Sendable {
 
     /// Headers that let a page from `origin` read an ordinary answer; none for other origins.
     func responseHeaders(for request: HTTPRequest) -> HTTPHeaders {
-        responseHeaders(origin: request.headers["Origin"])
+        // Every request comes here: with CORS off, no header is looked up.
+        guard isEnabled else { return HTTPHeaders() }
+        return responseHeaders(origin: request.headers["Origin"])
     }
 
     /// The same for a request's `Origin`, nil when it sent none.

@@ -19,6 +19,17 @@ final class RequestMetrics: Sendable {
         let method: String
         let route: String
         let status: Int
+
+        /// The key a new series is kept under: a client may send any token as its method, and
+        /// every new one would add a series kept, scanned on every request and scraped, for
+        /// good; methods the API has no route for count as `other`. Done only for a key not
+        /// found, so that the common request compares no method names.
+        var folded: Key {
+            switch method {
+            case "GET", "POST", "DELETE", "HEAD", "OPTIONS", "PUT", "PATCH": self
+            default: Key(method: "other", route: route, status: status)
+            }
+        }
     }
 
     /// One route's latencies: a count per bucket (the last is +Inf), their sum and count.
@@ -56,8 +67,10 @@ final class RequestMetrics: Sendable {
             if last < keys.count, keys[last] == key { return histograms[last].observe(seconds) }
             if let index = keys.firstIndex(of: key) {
                 last = index
+            } else if let index = keys.firstIndex(of: key.folded) {
+                last = index
             } else {
-                keys.append(key)
+                keys.append(key.folded)
                 histograms.append(Histogram())
                 last = keys.count - 1
             }
@@ -80,19 +93,9 @@ final class RequestMetrics: Sendable {
         // `components` splits a 128-bit count of attoseconds by division: once, not once a part.
         let (wholeSeconds, attoseconds) = duration.components
         let seconds = Double(wholeSeconds) + Double(attoseconds) / 1e18
-        let key = Key(method: Self.label(of: method), route: route, status: status.rawValue)
+        let key = Key(method: method.rawValue, route: route, status: status.rawValue)
         stripes[Self.stripeIndex(of: stripes.count)].counts.withLock { counts in
             counts.observe(seconds, for: key)
-        }
-    }
-
-    /// The method as a label: a client may send any token as its method, and every new one
-    /// would add series that are kept, scanned on every request and scraped, for good; those
-    /// the API has no route for count as `other`.
-    static func label(of method: HTTPMethod) -> String {
-        switch method {
-        case .get, .post, .delete, .head, .options, .put, .patch: method.rawValue
-        default: "other"
         }
     }
 
