@@ -95,7 +95,8 @@ final class DaemonContext: Sendable {
     /// The grace period is over: every parked connection is resumed, so that none is suspended
     /// when the daemon stops (libmicrohttpd aborts the process if one is), and one resumed
     /// without an answer is closed (`HTTPDeferredResponse.Parking.abandoned`). A request parked
-    /// after this never suspends: `responseOrPark` reads `isAbandoning` after `park` registered it.
+    /// after this never suspends: `responseOrPark` reads `isAbandoning`, under the lock `wake()`
+    /// takes, after `park` registered it.
     func abandonParked() {
         abandoning.store(true, ordering: .releasing)
         let items = parked.withLock { Array($0.values) }

@@ -103,11 +103,12 @@ public final class HTTPDeferredResponse: Sendable {
     }
 
     /// Called on the connection's thread: the response if it is ready; else, unless the server
-    /// has given up on parked requests (`abandoning`), suspends.
-    func responseOrPark(on connection: ConnectionHandle, abandoning: Bool) -> Parking {
+    /// has given up on parked requests (`abandoning`), suspends. `abandoning` is asked under the
+    /// lock `wake()` takes, so that a stop between the two cannot leave the connection suspended.
+    func responseOrPark(on connection: ConnectionHandle, abandoning: () -> Bool) -> Parking {
         state.withLock { state in
             if let response = state.response { return .respond(response) }
-            if abandoning { return .abandoned }
+            if abandoning() { return .abandoned }
             state.connection = connection
             state.suspended = true
             connection.suspend()

@@ -169,7 +169,7 @@ private func answer(
     on connection: OpaquePointer,
     daemon: DaemonContext
 ) -> MHD_Result {
-    switch deferred.responseOrPark(on: ConnectionHandle(raw: connection), abandoning: daemon.isAbandoning) {
+    switch deferred.responseOrPark(on: ConnectionHandle(raw: connection), abandoning: { daemon.isAbandoning }) {
     case .respond(let response): queue(response, for: request, on: connection, daemon: daemon)
     case .parked: .YES
     case .abandoned: .NO
