@@ -209,8 +209,13 @@ struct Options {
                 throw OptionsError.invalidVariable(setting.environment, value, expected)
             }
         }
-        // The token file's flag wins over the token's variable too.
+        // The token file's flag wins over the token's variable too. The two variables together
+        // are a mistake to report: which one is meant cannot be told, and the other would be
+        // ignored without a word.
         if !flagged.contains("--admin-token-file"), let token = environment[adminTokenVariable], !token.isEmpty {
+            if let file = environment["ADMIN_TOKEN_FILE"], !file.isEmpty {
+                throw OptionsError.conflict("\(adminTokenVariable) and ADMIN_TOKEN_FILE are both set; give one")
+            }
             options.api.adminToken = SessionTokenDigest(hashing: try checkedAdminToken(token, source: adminTokenVariable))
         }
         for (setting, value) in flags {
@@ -291,6 +296,8 @@ enum OptionsError: Error, CustomStringConvertible {
     case invalid(String, String, String)
     /// A bad value of an environment variable: its name, its value, what was expected.
     case invalidVariable(String, String, String)
+    /// Settings that cannot go together.
+    case conflict(String)
 
     var description: String {
         switch self {
@@ -298,6 +305,7 @@ enum OptionsError: Error, CustomStringConvertible {
         case .missingValue(let flag): "\(flag) needs a value"
         case .invalid(let flag, let value, let expected): "\(flag) \(value): expected \(expected)"
         case .invalidVariable(let name, let value, let expected): "\(name)=\(value): expected \(expected)"
+        case .conflict(let reason): reason
         }
     }
 }

@@ -18,6 +18,21 @@ struct EnvironmentPrecedenceTests {
         return (server, !server.process.isRunning)
     }
 
+    /// The exit status of a server expected to stop at start; nil, with `why` recorded and the
+    /// server stopped, when it serves instead (waiting for it would wait for ever).
+    private func refusal(_ arguments: [String], _ environment: [String: String], _ why: String) throws -> (
+        status: Int32, server: ServerProcess
+    )? {
+        let (server, exited) = try launch(arguments, environment)
+        guard exited else {
+            Issue.record("\(why)")
+            _ = try? server.terminate()
+            return nil
+        }
+        server.process.waitUntilExit()
+        return (server.process.terminationStatus, server)
+    }
+
     @Test("A flag wins over its variable, even over a variable it could not use", arguments: [
         ("PORT", "http", "--port"), ("MAX_SESSIONS", "-1", "--max-sessions"), ("CORS_ORIGINS", "app.example.com", "--cors-origins"),
     ])
@@ -30,20 +45,27 @@ struct EnvironmentPrecedenceTests {
 
     @Test("A bad variable is refused naming the variable that was set, not a flag nobody passed")
     func namesTheVariable() throws {
-        let (server, exited) = try launch([], ["PORT": "http"])
-        defer { if !exited { _ = try? server.terminate() } }
-        #expect(exited)
-        server.process.waitUntilExit()
-        #expect(server.process.terminationStatus == 2)
+        guard let (status, server) = try refusal([], ["PORT": "http"], "the server started with PORT=http") else { return }
+        #expect(status == 2)
         #expect(server.errorOutput.contains("PORT"), "stderr: \(server.errorOutput)")
     }
 
     @Test("--help answers even when a variable is bad (docker run IMAGE --help)")
     func helpDespiteVariables() throws {
-        let (server, exited) = try launch(["--help"], ["PORT": "http"])
-        #expect(exited)
-        server.process.waitUntilExit()
-        #expect(server.process.terminationStatus == 0, "stderr: \(server.errorOutput)")
+        guard let (status, server) = try refusal(["--help"], ["PORT": "http"], "--help started the server") else { return }
+        #expect(status == 0, "stderr: \(server.errorOutput)")
         #expect(server.output.contains("--max-sessions"))
+    }
+
+    @Test("ADMIN_TOKEN and ADMIN_TOKEN_FILE together are refused (exit 2, naming both), not one quietly ignored")
+    func bothAdminTokenVariables() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("admin-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try String(repeating: "f", count: 40).write(toFile: file, atomically: true, encoding: .utf8)
+        let environment = ["ADMIN_TOKEN": String(repeating: "e", count: 40), "ADMIN_TOKEN_FILE": file]
+        guard let (status, server) = try refusal(["--port", "0"], environment, "the server started with one of the two tokens ignored")
+        else { return }
+        #expect(status == 2)
+        #expect(server.errorOutput.contains("ADMIN_TOKEN and ADMIN_TOKEN_FILE"), "stderr: \(server.errorOutput)")
     }
 }
