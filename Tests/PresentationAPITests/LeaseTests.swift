@@ -17,14 +17,19 @@ struct LeaseTests {
 
     private static let stranger = "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"
 
-    @Test("Requests with a wrong token do not keep someone else's session alive")
-    func strangersDoNotRenew() throws {
+    /// An API on a hand-moved clock, and a session on it that lives 100 s unused.
+    static func sessionOnClock() throws -> (clock: Clock, harness: APIHarness, id: String, token: String) {
         let clock = Clock()
         let harness = APIHarness(now: { clock.now })
         let created = harness.send(.post, "/v1/sessions", json: #"{"root": {"screen": "inbox"}, "ttl": 100}"#)
         #expect(created.status == .created)
         let body = try created.jsonObject()
-        let id = try #require(body["id"] as? String), token = try #require(body["token"] as? String)
+        return (clock, harness, try #require(body["id"] as? String), try #require(body["token"] as? String))
+    }
+
+    @Test("Requests with a wrong token do not keep someone else's session alive")
+    func strangersDoNotRenew() throws {
+        let (clock, harness, id, token) = try Self.sessionOnClock()
         for _ in 0..<2 {
             clock.advance(40)
             #expect(harness.send(.get, "/v1/sessions/\(id)", token: Self.stranger).status == .unauthorized)
@@ -40,11 +45,7 @@ struct LeaseTests {
 
     @Test("The owner's reads and changes keep it alive", arguments: ["read", "events", "push"])
     func ownerRenews(use: String) throws {
-        let clock = Clock()
-        let harness = APIHarness(now: { clock.now })
-        let created = harness.send(.post, "/v1/sessions", json: #"{"root": {"screen": "inbox"}, "ttl": 100}"#)
-        let body = try created.jsonObject()
-        let id = try #require(body["id"] as? String), token = try #require(body["token"] as? String)
+        let (clock, harness, id, token) = try Self.sessionOnClock()
         for _ in 0..<3 {
             clock.advance(60)
             let status =

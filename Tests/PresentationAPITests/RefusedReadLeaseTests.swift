@@ -7,7 +7,6 @@ import Testing
 /// A refused request leaves the session exactly as it was, its idle deadline included.
 @Suite("Refused reads and the idle deadline")
 struct RefusedReadLeaseTests {
-    private typealias Clock = LeaseTests.Clock
 
     /// Each an owner's request the server refuses.
     static let refusals: [(path: String, query: [(name: String, value: String?)], headers: [(String, String)], code: String)] = [
@@ -20,11 +19,7 @@ struct RefusedReadLeaseTests {
 
     @Test("An owner's refused read does not keep the session alive, as a refused change does not", arguments: 0..<refusals.count)
     func refusedReadDoesNotRenew(index: Int) throws {
-        let clock = Clock()
-        let harness = APIHarness(now: { clock.now })
-        let created = harness.send(.post, "/v1/sessions", json: #"{"root": {"screen": "inbox"}, "ttl": 100}"#)
-        let body = try created.jsonObject()
-        let id = try #require(body["id"] as? String), token = try #require(body["token"] as? String)
+        let (clock, harness, id, token) = try LeaseTests.sessionOnClock()
         let sessionID = try #require(SessionID(rawValue: id))
         let before = try #require(harness.store.lease(of: sessionID))
         clock.advance(60)
