@@ -44,14 +44,16 @@ public enum SessionDatabase {
             sync: { $0.sync() })
     }
 
-    /// The same, with `sync` in place of the log's fsync: for tests of a slow or failing disk.
+    /// The same, with `sync` in place of the log's fsync and `directorySync` in place of a
+    /// directory's: for tests of a slow or failing disk.
     static func open(
         directory: String, limits: Limits, now: Date, maxPageCount: Int? = nil,
-        foldThreshold: Int = defaultFoldThreshold, sync: @escaping @Sendable (WALFile) -> Int32
+        foldThreshold: Int = defaultFoldThreshold, sync: @escaping @Sendable (WALFile) -> Int32,
+        directorySync: (String) -> Int32 = syncDirectory
     ) throws(StorageOpenError) -> Recovery {
         let started = ContinuousClock.now
         let path = filePath(fileName, in: directory)
-        if let failure = createDirectory(directory) {
+        if let failure = createDirectory(directory, sync: directorySync) {
             throw .cannotOpen(path: path, reason: "cannot create the data directory: \(failure)")
         }
         // Before the database is read: what this server loads must not be another's to change.
@@ -83,6 +85,15 @@ public enum SessionDatabase {
         }
         guard let wal = WALFile(path: table.connection.walPath ?? path + "-wal") else {
             throw .cannotOpen(path: path, reason: "SQLite's write-ahead log is missing (\(String(cString: strerror(errno))))")
+        }
+        // The log's fdatasync makes its frames durable, not its name, nor a new file's: the
+        // directory holding both (the link's target's, when the file is a symbolic link) is
+        // synced once before any write can be acknowledged. SQLite would sync it itself only
+        // on a sync of its own, which `synchronous = NORMAL` leaves to us.
+        let logDirectory = directoryPart(of: wal.path)
+        let synced = directorySync(logDirectory)
+        if synced != 0 {
+            throw .cannotOpen(path: path, reason: "cannot sync \(logDirectory): \(String(cString: strerror(synced)))")
         }
         let queue = CommitQueue(table: table, sync: { sync(wal) })
         queue.start()
