@@ -20,11 +20,35 @@ export class ProblemError extends Error {
 
 /** The server could not be reached at all (offline, stopped, connection refused). */
 export class NetworkError extends Error {
-  constructor(cause) {
-    super('The server cannot be reached.');
+  constructor(cause, message = 'The server cannot be reached.') {
+    super(message);
     this.name = 'NetworkError';
     this.cause = cause;
   }
+}
+
+/**
+ * The server took the request but did not answer in time (frozen, overloaded, a connection
+ * that went half-open): the page gave up on it. The change may still land; the stream says.
+ */
+export class RequestTimeoutError extends NetworkError {
+  constructor(cause, milliseconds) {
+    super(cause, `The server did not answer within ${Math.round(milliseconds / 100) / 10} s.`);
+    this.name = 'RequestTimeoutError';
+  }
+}
+
+/**
+ * How long an ordinary request (a read, a change) may take. A fetch has no timeout of its
+ * own: without one, a server that stops answering but keeps the connection open leaves a
+ * tap waiting for ever. The event stream (EventSource, live.js) is not one of these: it is
+ * meant to stay open, and live.js watches it for silence itself.
+ */
+let requestTimeoutMS = 12000;
+
+/** Sets the timeout of ordinary requests (the page's `?request-timeout=SECONDS`). */
+export function setRequestTimeout(milliseconds) {
+  if (Number.isFinite(milliseconds) && milliseconds > 0) requestTimeoutMS = milliseconds;
 }
 
 /** The operations a session accepts, each a `POST /v1/sessions/{id}/<name>`. */
@@ -33,19 +57,23 @@ export const OPERATIONS = ['push', 'pop', 'pop-to-root', 'pop-to', 'replace', 'p
 async function call(method, path, { token, body, headers = {} } = {}) {
   const fields = { Accept: 'application/json', ...headers };
   if (token) fields.Authorization = `Bearer ${token}`;
-  const init = { method, headers: fields, cache: 'no-store', credentials: 'omit' };
+  const timeout = requestTimeoutMS;
+  const signal = AbortSignal.timeout(timeout);
+  const init = { method, headers: fields, cache: 'no-store', credentials: 'omit', signal };
   if (body !== undefined) {
     fields['Content-Type'] = 'application/json';
     init.body = JSON.stringify(body);
   }
   let response;
+  let text;
   try {
+    // The body too: a server can stop between the headers and the last byte.
     response = await fetch(path, init);
+    text = response.status === 304 ? '' : await response.text();
   } catch (error) {
-    throw new NetworkError(error);
+    throw signal.aborted ? new RequestTimeoutError(error, timeout) : new NetworkError(error);
   }
   if (response.status === 304) return { status: 304, body: null };
-  const text = await response.text();
   let json = null;
   try {
     json = text ? JSON.parse(text) : null;

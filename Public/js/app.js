@@ -1,13 +1,17 @@
 // The page: opens the session named in the URL fragment, draws what the server says,
 // follows its events, and sends what the person taps. The server is the only source of
 // truth: a tap sends a request, and the page redraws from the answer or the next event.
-import { createSession, SessionAPI, ProblemError } from './api.js';
+import { createSession, SessionAPI, ProblemError, RequestTimeoutError, setRequestTimeout } from './api.js';
 import { readFragment, writeFragment } from './fragment.js';
 import { LiveStream } from './live.js';
 import { DeviceView } from './device.js';
 import { Inspector, describeError } from './inspector.js';
 import { findScreen } from './tree.js';
 import { DEMO_ROOT, followUp } from './demo.js';
+
+// `?request-timeout=SECONDS` (before the fragment) sets how long a request may take before
+// the page gives up on it and says so (12 s when absent); the event stream has none.
+setRequestTimeout(Number(new URLSearchParams(location.search).get('request-timeout')) * 1000);
 
 const elements = {
   layers: document.querySelector('#device-layers'),
@@ -195,6 +199,7 @@ async function perform(operation, body, { ifMatch, rethrow = false } = {}) {
     let text = describeError(error);
     if (error instanceof ProblemError && error.status === 412) text += '. The session changed since you looked: the page now shows the current tree.';
     else if (error instanceof ProblemError && error.code === 'top_changed') text += '. Another change came first: the page now shows the current tree.';
+    else if (error instanceof RequestTimeoutError) text += ' The change may still be made: if it is, the page shows it.';
     showNotice(text);
     if (error instanceof ProblemError && (error.isConflict || error.status === 404)) refresh(state).catch(() => {});
     if (rethrow) throw error;

@@ -1,0 +1,60 @@
+"""What a person sees when the server misbehaves: one that stops answering but keeps its
+connections open, a stream that fell behind the kept history."""
+
+import os
+import signal
+import threading
+
+from selenium.webdriver.common.by import By
+
+from harness import API, Proxy
+from pages import css, open_session, visible_state, wait_for, wait_for_live, wait_until_shows
+from test_live import INBOX
+
+
+def notice(driver, timeout):
+    return wait_for(driver, lambda d: css(d, '#notice').is_displayed() and css(d, '#notice').text, timeout,
+                    'the page never said anything was wrong')
+
+
+class Frozen:
+    """The server stopped (SIGSTOP): its connections stay open, nothing answers. Always
+    continued (SIGCONT) on leaving, so that the fixture can stop it."""
+
+    def __init__(self, server):
+        self.pid = server.process.pid
+
+    def __enter__(self):
+        os.kill(self.pid, signal.SIGSTOP)
+        return self
+
+    def __exit__(self, *exc):
+        os.kill(self.pid, signal.SIGCONT)
+
+
+def test_a_server_that_stops_answering_is_reported_and_the_page_recovers(browser, server_with):
+    server = server_with()
+    api = API(server.url)
+    session = api.create(INBOX)
+    # Two seconds instead of the page's usual twelve, so that the test need not wait.
+    browser.get(f'{server.url}/?request-timeout=2#session={session["id"]}&token={session["token"]}')
+    wait_for_live(browser)
+    before = visible_state(browser)
+    with Frozen(server):
+        css(browser, '[data-message="a"]').click()
+        text = notice(browser, timeout=10)
+        assert 'did not answer within 2 s' in text, text
+        # Nothing was drawn that the server did not say.
+        assert visible_state(browser) == before
+        # The inspector's send gives up too, and says so, instead of "Sending…" for ever.
+        css(browser, '#operation-form button[type="submit"]').click()
+        wait_for(browser, lambda d: css(d, '#operation-outcome').get_attribute('data-kind') == 'error', 10,
+                 'the inspector still waits for the frozen server')
+        assert 'did not answer' in css(browser, '#operation-outcome').text
+    # Once the server answers again, the page shows what it holds (the requests it gave up
+    # on may have been made after all) and works as before.
+    tree = wait_until_shows(browser, api, session, timeout=10)
+    css(browser, '#operation-form button[type="submit"]').click()
+    wait_for(browser, lambda d: css(d, '#operation-outcome').get_attribute('data-kind') == 'ok', 10)
+    wait_until_shows(browser, api, session, revision=tree['revision'] + 1)
+    assert not css(browser, '#notice').is_displayed()
