@@ -66,6 +66,9 @@ export class LiveStream {
     };
     source.onmessage = (message) => this.receive(message, this.onEvent);
     source.addEventListener('session', (message) => this.receive(message, this.onSession));
+    // The stream fell behind the kept history: events through `revision` were skipped (the
+    // session that follows is whole). Shown as an event of its own, for the log.
+    source.addEventListener('reset', (message) => this.receive(message, (value) => this.onEvent({ type: 'reset', revision: value.revision })));
     // The stream's last word: the session is gone, or its token was replaced. Either way
     // reconnecting cannot help (docs/clients.md): stop.
     for (const type of ['deleted', 'revoked']) {

@@ -51,6 +51,8 @@ export function describeEvent(event) {
       return `root set to ${event.screen}`;
     case 'state-set':
       return `${event.screen} shows ${event.state && event.state.name} (${event.transition})`;
+    case 'reset':
+      return `the stream fell behind: events through r${event.revision} are no longer kept, and were skipped`;
     default:
       return event.type;
   }

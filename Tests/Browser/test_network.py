@@ -58,3 +58,51 @@ def test_a_server_that_stops_answering_is_reported_and_the_page_recovers(browser
     wait_for(browser, lambda d: css(d, '#operation-outcome').get_attribute('data-kind') == 'ok', 10)
     wait_until_shows(browser, api, session, revision=tree['revision'] + 1)
     assert not css(browser, '#notice').is_displayed()
+
+
+class ResetWatchingProxy(Proxy):
+    """Passes everything, and notes when the server sent a stream's `event: reset`."""
+
+    def __init__(self, target_port):
+        super().__init__(target_port)
+        self.reset_sent = threading.Event()
+        self._tails = {}
+
+    def _passes(self, source, destination, data, from_client):
+        if not from_client:
+            with self._lock:
+                seen = self._tails.get(source, b'') + data
+                self._tails[source] = seen[-32:]
+            if b'event: reset' in seen:
+                self.reset_sent.set()
+        return True
+
+
+def test_a_reset_from_the_server_shows_in_the_event_log(browser, server_with):
+    # One event kept: a stream that falls behind by a single revision gets `event: reset`.
+    server = server_with('--events-kept', '1')
+    api = API(server.url)
+    session = api.create(INBOX)
+    proxy = ResetWatchingProxy(server.port)
+    try:
+        open_session(browser, proxy.url, session)
+        # Changes landing together: the server's notice of one reaches the stream after the
+        # next landed, and the stream is told to reset. Bursts until the server has sent one.
+        for burst in range(200):
+            writers = [threading.Thread(target=api.op, args=(session, 'set-state', {'state': f's{burst}-{n}'}))
+                       for n in range(16)]
+            for writer in writers:
+                writer.start()
+            for writer in writers:
+                writer.join()
+            if proxy.reset_sent.wait(0.05):
+                break
+        assert proxy.reset_sent.is_set(), 'the server never sent event: reset (cannot test the page)'
+        wait_until_shows(browser, api, session)
+        wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '#event-log .event[data-type="reset"]'),
+                 message='the page did not log the reset')
+        entry = css(browser, '#event-log .event[data-type="reset"]')
+        assert 'skipped' in entry.text and entry.get_attribute('data-revision')
+        assert css(browser, 'body').get_attribute('data-connection') == 'live'
+    finally:
+        proxy.close()
