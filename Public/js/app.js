@@ -28,16 +28,35 @@ const elements = {
 let current = null;
 
 const device = new DeviceView(elements.layers, {
-  perform: (operation, body) => perform(operation, body),
-  cancel: (layer) => perform('dismiss', { presentation: layer.presentation.id, from: topScreen() }),
-  answerAlert: (layer, actionID, fields) => {
-    const result = fields === undefined ? { action: actionID } : { action: actionID, fields };
-    const first = { presentation: layer.presentation.id, result, from: topScreen() };
-    const presenter = current && findScreen(current.session, layer.presentation.presentedBy);
-    const more = followUp(layer.presentation, actionID, presenter);
-    return more.length ? perform('batch', { operations: [{ op: 'dismiss', ...first }, ...more] }) : perform('dismiss', first);
-  },
+  perform: (operation, body) => tap(() => perform(operation, body)),
+  cancel: (layer) => tap(() => perform('dismiss', { presentation: layer.presentation.id, from: topScreen() })),
+  answerAlert: (layer, actionID, fields) =>
+    tap(() => {
+      const result = fields === undefined ? { action: actionID } : { action: actionID, fields };
+      const first = { presentation: layer.presentation.id, result, from: topScreen() };
+      const presenter = current && findScreen(current.session, layer.presentation.presentedBy);
+      const more = followUp(layer.presentation, actionID, presenter);
+      return more.length ? perform('batch', { operations: [{ op: 'dismiss', ...first }, ...more] }) : perform('dismiss', first);
+    }),
 });
+
+/**
+ * One write from the device at a time: a tap while one is on its way is dropped. The screen
+ * is not redrawn until the answer comes, so a double click would send its write twice: a
+ * second set-state or emit made for nothing, or a second push refused as stale (409
+ * `top_changed`) and shown as if someone else had moved the session.
+ */
+function tap(send) {
+  const state = current;
+  if (!state) return Promise.resolve(undefined);
+  if (state.tapping) return state.tapping;
+  elements.layers.setAttribute('aria-busy', 'true');
+  state.tapping = send().finally(() => {
+    state.tapping = null;
+    if (current === state) elements.layers.removeAttribute('aria-busy');
+  });
+  return state.tapping;
+}
 
 const inspector = new Inspector(document.querySelector('#inspector'), async (operation, body, ifMatch) => {
   if (!current) throw new Error('Open a session first.');
@@ -82,6 +101,7 @@ function setConnection(state) {
 async function open(reference) {
   if (current) current.live?.stop();
   current = null;
+  elements.layers.removeAttribute('aria-busy');
   inspector.clear();
   elements.leave.hidden = !reference;
   elements.sessionLabel.textContent = reference ? reference.id : '';
@@ -91,7 +111,7 @@ async function open(reference) {
     return;
   }
   device.clear('Opening the session…');
-  const state = { api: new SessionAPI(reference.id, reference.token), session: null, live: null, fetching: false, again: false };
+  const state = { api: new SessionAPI(reference.id, reference.token), session: null, live: null, fetching: false, again: false, tapping: null };
   current = state;
   setConnection('connecting');
   try {

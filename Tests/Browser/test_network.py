@@ -106,3 +106,37 @@ def test_a_reset_from_the_server_shows_in_the_event_log(browser, server_with):
         assert css(browser, 'body').get_attribute('data-connection') == 'live'
     finally:
         proxy.close()
+
+
+COUNT_WRITES = '''
+    window.__writes = [];
+    const send = window.fetch;
+    window.fetch = (input, init) => {
+      if (init && init.method === 'POST') window.__writes.push(new URL(String(input), location.href).pathname);
+      return send(input, init);
+    };'''
+
+
+def test_a_double_click_on_the_device_sends_one_write(browser, server_with):
+    server = server_with()
+    api = API(server.url)
+    session = api.create(INBOX)
+    api.op(session, 'push', {'screen': 'message', 'title': 'Hi', 'params': {'from': 'Ada', 'subject': 'Hi', 'body': 'Hello'}})
+    open_session(browser, server.url, session)
+    wait_until_shows(browser, api, session, revision=2)
+    browser.execute_script(COUNT_WRITES)
+    # Frozen, the first click's answer cannot come between the two clicks: what a double
+    # click on a slow network does. A click's handler sends its request before it returns.
+    original = [b for b in browser.find_elements(By.CSS_SELECTOR, '.is-top .segment') if b.text == 'Original'][0]
+    with Frozen(server):
+        original.click()
+        original.click()
+        writes = browser.execute_script('return window.__writes')
+    assert writes == [f'/v1/sessions/{session["id"]}/set-state'], writes
+    wait_until_shows(browser, api, session, revision=3)
+    wait_for(browser, lambda d: d.find_elements(By.CSS_SELECTOR, '.is-top .message[data-state="original"]'))
+    assert not css(browser, '#notice').is_displayed()
+    # The device takes taps again once the answer came.
+    [b for b in browser.find_elements(By.CSS_SELECTOR, '.is-top .segment') if b.text == 'Message'][0].click()
+    wait_until_shows(browser, api, session, revision=4)
+    assert [event['type'] for event in api.events(session, after=2)] == ['state-set', 'state-set']
