@@ -45,6 +45,7 @@ export class Inspector {
     this.root = root;
     this.send = send;
     this.session = null;
+    this.sending = false;
     this.seen = new Set();
     this.summary = root.querySelector('#session-summary');
     this.tree = root.querySelector('#session-tree');
@@ -95,12 +96,20 @@ export class Inspector {
       return;
     }
     const ifMatch = this.ifMatch.value.trim();
+    // One at a time: a second Send before the answer would make the change twice (these
+    // carry no `from` to refuse it).
+    if (this.sending) return;
+    this.sending = true;
+    this.form.setAttribute('aria-busy', 'true');
     this.showOutcome('pending', `Sending ${this.operation.value}…`);
     try {
       const { session } = await this.send(this.operation.value, body, ifMatch === '' ? undefined : ifMatch);
       this.showOutcome('ok', `200 OK · ${this.operation.value} · revision ${session.revision}`);
     } catch (error) {
       this.showOutcome('error', describeError(error));
+    } finally {
+      this.sending = false;
+      this.form.removeAttribute('aria-busy');
     }
   }
 

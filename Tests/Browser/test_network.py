@@ -140,3 +140,23 @@ def test_a_double_click_on_the_device_sends_one_write(browser, server_with):
     [b for b in browser.find_elements(By.CSS_SELECTOR, '.is-top .segment') if b.text == 'Message'][0].click()
     wait_until_shows(browser, api, session, revision=4)
     assert [event['type'] for event in api.events(session, after=2)] == ['state-set', 'state-set']
+
+
+def test_a_double_click_on_send_in_the_inspector_sends_one_write(browser, server_with):
+    server = server_with()
+    api = API(server.url)
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    browser.execute_script(COUNT_WRITES)
+    send = css(browser, '#operation-form button[type="submit"]')
+    with Frozen(server):
+        send.click()
+        send.click()
+        writes = browser.execute_script('return window.__writes')
+    assert writes == [f'/v1/sessions/{session["id"]}/present'], writes
+    wait_for(browser, lambda d: css(d, '#operation-outcome').get_attribute('data-kind') == 'ok')
+    assert css(browser, '#operation-outcome').text.endswith('revision 2')
+    wait_until_shows(browser, api, session, revision=2)
+    # And it sends again once answered.
+    send.click()
+    wait_until_shows(browser, api, session, revision=3)
