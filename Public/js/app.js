@@ -166,9 +166,16 @@ async function resync(state, after) {
       inspector.logNote(`Events after revision ${after} are no longer kept; continuing from revision ${state.session.revision}.`);
       return state.session.revision;
     }
-    if (error instanceof ProblemError && (error.status === 404 || error.status === 401)) {
+    if (error instanceof ProblemError && error.status === 404) {
       showNotice(`The session is gone: ${describeError(error)}`);
       device.clear('This session does not exist (any more).');
+      error.stop = true;
+    }
+    // The session is there, but not for this token: replaced while the stream was down
+    // (so no `event: revoked` reached it). Reconnecting cannot help.
+    if (error instanceof ProblemError && error.status === 401) {
+      showNotice(`This page’s token for the session was refused (replaced, or wrong): open the session with its current token. ${describeError(error)}`);
+      device.clear('This page’s token for the session was refused.');
       error.stop = true;
     }
     throw error;

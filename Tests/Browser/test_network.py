@@ -160,3 +160,22 @@ def test_a_double_click_on_send_in_the_inspector_sends_one_write(browser, server
     # And it sends again once answered.
     send.click()
     wait_until_shows(browser, api, session, revision=3)
+
+
+def test_a_token_replaced_while_offline_is_not_taken_for_a_gone_session(browser, server, api):
+    session = api.create(INBOX)
+    proxy = Proxy(server.port)
+    try:
+        open_session(browser, proxy.url, session)
+        proxy.cut()
+        wait_for(browser, lambda d: css(d, 'body').get_attribute('data-connection') in ('reconnecting', 'offline'))
+        # Meanwhile another client replaces the token: this page's is refused (401) on return,
+        # and it never hears `event: revoked`.
+        api.request('POST', f'/v1/sessions/{session["id"]}/token', token=session['token'])
+        proxy.resume()
+        text = notice(browser, timeout=15)
+        assert 'token' in text.lower() and 'gone' not in text.lower(), text
+        assert 'does not exist' not in css(browser, '#device-layers').text
+        assert css(browser, 'body').get_attribute('data-connection') == 'offline'
+    finally:
+        proxy.close()
