@@ -219,10 +219,17 @@ async function perform(operation, body, { ifMatch, rethrow = false } = {}) {
   if (!state) return undefined;
   try {
     const answer = await state.api.perform(operation, body, { ifMatch });
-    if (current === state) show(answer.session);
+    if (current !== state) return answer;
+    show(answer.session);
     clearNotice();
     return answer;
   } catch (error) {
+    // The page has left that session since (for another, or none): its failure is not news
+    // about the one shown now.
+    if (current !== state) {
+      if (rethrow) throw error;
+      return undefined;
+    }
     let text = describeError(error);
     if (error instanceof ProblemError && error.status === 412) text += '. The session changed since you looked: the page now shows the current tree.';
     else if (error instanceof ProblemError && error.code === 'top_changed') text += '. Another change came first: the page now shows the current tree.';

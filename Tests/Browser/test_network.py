@@ -179,3 +179,23 @@ def test_a_token_replaced_while_offline_is_not_taken_for_a_gone_session(browser,
         assert css(browser, 'body').get_attribute('data-connection') == 'offline'
     finally:
         proxy.close()
+
+
+def test_a_request_failing_after_the_page_left_its_session_is_not_reported_on_the_next(browser, server_with):
+    server = server_with()
+    api = API(server.url)
+    session = api.create(INBOX)
+    browser.get(f'{server.url}/?request-timeout=1#session={session["id"]}&token={session["token"]}')
+    wait_for_live(browser)
+    browser.execute_script('''
+        window.__settled = 0;
+        const send = window.fetch;
+        window.fetch = (input, init) => send(input, init).finally(() => { window.__settled += 1; });''')
+    with Frozen(server):
+        css(browser, '[data-message="a"]').click()
+        # Leaving asks the server nothing; the tap's request is still on its way.
+        css(browser, '#leave').click()
+        wait_for(browser, lambda d: 'No session open' in css(d, '#device-layers').text)
+        wait_for(browser, lambda d: d.execute_script('return window.__settled') >= 1, 10, 'the request never ended')
+        # Its failure belongs to a session the page no longer shows.
+        assert not css(browser, '#notice').is_displayed(), css(browser, '#notice').text
