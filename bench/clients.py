@@ -15,9 +15,14 @@ import os
 import platform
 import selectors
 import socket
+import struct
 import sys
 import time
 from urllib.parse import urlsplit
+
+# Linux's SO_TIMESTAMPNS (asm-generic; the socket module does not name it): the kernel stamps
+# each read with the wall-clock time its data reached the socket.
+SO_TIMESTAMPNS = getattr(socket, "SO_TIMESTAMPNS", 35)
 
 SCREEN_PARAMS = {"itemId": "100042", "title": "Bench item", "source": "bench", "variant": "b"}
 
@@ -142,11 +147,14 @@ def cpu_seconds(pid):
 
 
 class Subscriber:
-    """One event stream on a raw non-blocking socket; counts the `data:` lines it has seen."""
+    """One event stream on a raw non-blocking socket; counts the `data:` lines it has seen.
+    `arrived`: when the kernel received the last read that held one (time.time()'s clock)."""
 
     def __init__(self, host, port, path, token):
         self.sock = socket.create_connection((host, port), timeout=10)
         self.sock.setblocking(False)
+        self.sock.setsockopt(socket.SOL_SOCKET, SO_TIMESTAMPNS, 1)
+        self.arrived = None
         auth = f"Authorization: Bearer {token}\r\n" if token else ""
         self.request = (f"GET {path} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n{auth}\r\n").encode()
         self.sent = 0
@@ -170,12 +178,17 @@ class Subscriber:
         new = 0
         while True:
             try:
-                chunk = self.sock.recv(65536)
+                chunk, ancillary, _, _ = self.sock.recvmsg(65536, 64)
             except BlockingIOError:
                 break
             except ConnectionError:
                 self.closed = True
                 break
+            stamp = None
+            for level, kind, data in ancillary:
+                if level == socket.SOL_SOCKET and kind == SO_TIMESTAMPNS:
+                    seconds, nanoseconds = struct.unpack("qq", data[:16])
+                    stamp = seconds + nanoseconds / 1e9
             if not chunk:
                 self.closed = True
                 break
@@ -190,7 +203,10 @@ class Subscriber:
                 chunk = self.pending[end + 4:]
                 self.pending = b""
             data = self.tail + chunk
-            new += data.count(b"\ndata:") + (1 if data.startswith(b"data:") else 0)
+            found = data.count(b"\ndata:") + (1 if data.startswith(b"data:") else 0)
+            if found:
+                self.arrived = stamp
+            new += found
             self.tail = data[-8:]
         self.messages += new
         return new
@@ -348,7 +364,12 @@ def percentile(sorted_values, p):
 
 def cmd_fanout(args):
     """The time from sending one mutation to its event reaching every subscriber; with
-    --include-session (ours only), to the session that follows the event on each stream."""
+    --include-session (ours only), to the session that follows the event on each stream.
+
+    Reaching: the kernel's receive stamp of the subscriber's socket (SO_TIMESTAMPNS), not the
+    moment this one-threaded loop gets round to reading it: with 1,000 streams read one by
+    one, that added the client's own time (p50 11.6 against 7.8 ms on arrival). Those figures
+    are kept as read_p50_ms and read_p99_ms."""
     host, port = host_port(args.base)
     conn = http.client.HTTPConnection(host, port, timeout=10)
     sid, token = create_session(conn, args.kind)
@@ -362,7 +383,7 @@ def cmd_fanout(args):
     pump(selector, 0)
     for sub in subscribers:
         sub.messages = 0
-    latencies = []
+    latencies, read_latencies = [], []
     last_complete = []
     for round_number in range(args.events):
         path = "push" if round_number % 2 == 0 else "pop"
@@ -374,7 +395,7 @@ def cmd_fanout(args):
         waiting = {id(s): s for s in subscribers if s.messages == round_number * per_round}
         if len(waiting) != len(subscribers):
             fail(f"round {round_number}: {len(subscribers) - len(waiting)} subscribers out of step")
-        t0 = time.monotonic()
+        t0, wall0 = time.monotonic(), time.time()
         conn.request("POST", f"/v1/sessions/{sid}/{path}", body=payload, headers=headers)
         response = conn.getresponse()
         response.read()
@@ -386,10 +407,14 @@ def cmd_fanout(args):
                 fail(f"round {round_number}: {len(waiting)} subscribers never saw the event")
             for sub, _, seen_at in pump(selector, 0.05):
                 if sub.messages >= (round_number + 1) * per_round and waiting.pop(id(sub), None) is not None:
-                    latencies.append((seen_at - t0) * 1000)
+                    read_latencies.append((seen_at - t0) * 1000)
+                    if sub.arrived is None:
+                        fail("the kernel gave no receive time for an event (SO_TIMESTAMPNS)")
+                    latencies.append((sub.arrived - wall0) * 1000)
         last_complete.append((time.monotonic() - t0) * 1000)
         time.sleep(args.gap)
     latencies.sort()
+    read_latencies.sort()
     last_complete.sort()
     print(json.dumps({
         "subscribers": args.subscribers,
@@ -399,6 +424,8 @@ def cmd_fanout(args):
         "p50_ms": round(percentile(latencies, 50), 3),
         "p99_ms": round(percentile(latencies, 99), 3),
         "max_ms": round(latencies[-1], 3),
+        "read_p50_ms": round(percentile(read_latencies, 50), 3),
+        "read_p99_ms": round(percentile(read_latencies, 99), 3),
         "all_reached_p50_ms": round(percentile(last_complete, 50), 3),
     }))
     for sub in subscribers:
