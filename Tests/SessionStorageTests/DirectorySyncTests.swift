@@ -63,11 +63,7 @@ struct DirectorySyncTests {
     func linkedDatabase() throws {
         let root = StorageFixture.directory()
         defer { StorageFixture.remove(root) }
-        let elsewhere = root + "/volume", directory = root + "/data"
-        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(
-            atPath: directory + "/" + SessionDatabase.fileName, withDestinationPath: elsewhere + "/" + SessionDatabase.fileName)
+        let (directory, elsewhere) = try StorageFixture.linkedDatabase(in: root)
         let (synced, result) = Self.recordingOpen(directory: directory)
         try result.get().journal.close()
         #expect(synced.map(\.path) == [elsewhere])

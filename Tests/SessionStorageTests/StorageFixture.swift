@@ -149,6 +149,17 @@ enum StorageFixture {
         }
     }
 
+    /// A data directory `root/data` whose database file is a symbolic link to one in
+    /// `root/volume` (not made): the database kept on another volume.
+    static func linkedDatabase(in root: String) throws -> (directory: String, target: String) {
+        let elsewhere = root + "/volume", directory = root + "/data"
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            atPath: directory + "/" + SessionDatabase.fileName, withDestinationPath: elsewhere + "/" + SessionDatabase.fileName)
+        return (directory, elsewhere)
+    }
+
     /// The session `formatOneRow` holds.
     static let formatOneID = SessionID(rawValue: "EnLR32oUuZg038pWehAL_w")!
 

@@ -12,11 +12,7 @@ struct SymlinkedDatabaseTests {
     func linkedDatabaseFile() throws {
         let root = StorageFixture.directory()
         defer { StorageFixture.remove(root) }
-        let elsewhere = root + "/volume", directory = root + "/data"
-        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(
-            atPath: directory + "/" + SessionDatabase.fileName, withDestinationPath: elsewhere + "/sessions.sqlite3")
+        let (directory, _) = try StorageFixture.linkedDatabase(in: root)
         let recovery: SessionDatabase.Recovery
         do {
             recovery = try SessionDatabase.open(directory: directory, limits: .default, now: StorageFixture.start)
