@@ -23,6 +23,18 @@ final class ServerProcess {
         return me.deletingLastPathComponent().appendingPathComponent("presentation-server")
     }
 
+    /// Starts `process` with no signal blocked, as a shell or a container's runtime starts the
+    /// server. A child inherits the mask of the thread that spawns it, and the tests run on
+    /// libdispatch's workers, which block nearly every signal: started from one of them, the
+    /// server got its stop signals blocked whatever it did itself.
+    static func runUnmasked(_ process: Process) throws {
+        var none = sigset_t(), previous = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        try process.run()
+    }
+
     /// Runs to completion (for --help and bad options).
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         let server = ServerProcess()
@@ -55,7 +67,7 @@ final class ServerProcess {
         process.environment = merged
         process.standardOutput = stdout
         process.standardError = stderr
-        try process.run()
+        try Self.runUnmasked(process)
         captured.drain(stdout.fileHandleForReading)
         errors.drain(stderr.fileHandleForReading)
     }
