@@ -15,6 +15,17 @@ extension PresentationAPI {
         }
     }
 
+    /// The methods a path that matched with other methods takes, as a client may learn them
+    /// (405's `Allow`, OPTIONS): without an admin token the admin routes are absent for every
+    /// method, as they are for GET, so `/metrics` is no route at all (nil) and `/v1/sessions`
+    /// creation's alone. Only refusals and OPTIONS come here, never a request that matched.
+    func visibleMethods(_ allowed: [HTTPMethod], path: String) -> [HTTPMethod]? {
+        guard configuration.adminToken == nil else { return allowed }
+        if path == Route.metrics.pattern { return nil }
+        if path == Route.listSessions.pattern { return allowed.filter { $0 != .get && $0 != .head } }
+        return allowed
+    }
+
     /// `GET /v1/sessions?after=ID&limit=N`: a page of sessions in id order, with the id to continue from.
     func listSessions(_ request: HTTPRequest) throws -> HTTPResponse {
         let limit = try integerQuery("limit", request, in: 1...Self.maxListingPage) ?? 100

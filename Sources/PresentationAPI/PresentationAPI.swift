@@ -106,7 +106,10 @@ public final class PresentationAPI: HTTPHandler {
             if staticFiles?.serves(request.path) == true { return (methodNotAllowed([.get, .head], request), nil) }
             return (.now(ProblemDetails(for: APIError.routeNotFound(request.path)).response), nil)
         case .methodNotAllowed(let allowed):
-            return (methodNotAllowed(allowed, request), nil)
+            guard let visible = visibleMethods(allowed, path: request.path) else {
+                return (.now(ProblemDetails(for: APIError.routeNotFound(request.path)).response), nil)
+            }
+            return (methodNotAllowed(visible, request), nil)
         case .found(let route, let parameters):
             do {
                 return (try respond(to: route, parameters: parameters, request: request), parameters.pattern)

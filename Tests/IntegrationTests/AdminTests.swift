@@ -20,6 +20,23 @@ struct AdminTests {
         }
     }
 
+    /// "As if they were not there" holds for every method: an OPTIONS or a PUT that listed
+    /// GET on these paths would tell of routes that a GET then says do not exist.
+    @Test("Without an admin token, other methods do not reveal the admin routes either")
+    func offByDefaultForOtherMethods() throws {
+        try withServer { server in
+            let client = try server.connect()
+            try client.request("OPTIONS", "/metrics").expectProblem(404, "not_found")
+            try client.request("PUT", "/metrics").expectProblem(404, "not_found")
+            let options = try client.request("OPTIONS", "/v1/sessions")
+            #expect(options.status == 204)
+            #expect(options.header("Allow") == "POST, OPTIONS")
+            let put = try client.request("PUT", "/v1/sessions")
+            put.expectProblem(405, "method_not_allowed")
+            #expect(put.header("Allow") == "POST")
+        }
+    }
+
     @Test("Admin routes refuse no token, a wrong one and a session's token")
     func refused() throws {
         try withServer(api: Self.api) { server in
