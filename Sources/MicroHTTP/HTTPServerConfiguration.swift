@@ -10,7 +10,8 @@ public struct HTTPServerConfiguration: Sendable {
     public var maxBodyBytes: Int
     /// Seconds a connection may sit idle (keep-alive or a stalled request) before it is closed.
     public var connectionTimeoutSeconds: Int
-    /// Connections open at once; past it new ones are refused rather than queued unseen.
+    /// Connections open at once; past it libmicrohttpd stops accepting, and new ones wait in
+    /// the listen backlog until one closes (only the per-client limit closes them at once).
     public var connectionLimit: Int
     /// Counts and limits the connections each client holds open (an IPv6 client by its
     /// /64); nil, the default, for no per-client limit. Shared, so that metrics can read it.
