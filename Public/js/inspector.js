@@ -46,6 +46,8 @@ export class Inspector {
     this.send = send;
     this.session = null;
     this.sending = false;
+    /** Counts `clear()`s: a Send's answer is shown only in the session it was sent in. */
+    this.generation = 0;
     this.seen = new Set();
     this.summary = root.querySelector('#session-summary');
     this.tree = root.querySelector('#session-tree');
@@ -100,17 +102,23 @@ export class Inspector {
     // carry no `from` to refuse it).
     if (this.sending) return;
     this.sending = true;
+    const generation = this.generation;
+    const operation = this.operation.value;
     this.form.setAttribute('aria-busy', 'true');
-    this.showOutcome('pending', `Sending ${this.operation.value}…`);
+    this.showOutcome('pending', `Sending ${operation}…`);
+    let outcome;
     try {
-      const { session } = await this.send(this.operation.value, body, ifMatch === '' ? undefined : ifMatch);
-      this.showOutcome('ok', `200 OK · ${this.operation.value} · revision ${session.revision}`);
+      const { session } = await this.send(operation, body, ifMatch === '' ? undefined : ifMatch);
+      outcome = ['ok', `200 OK · ${operation} · revision ${session.revision}`];
     } catch (error) {
-      this.showOutcome('error', describeError(error));
-    } finally {
-      this.sending = false;
-      this.form.removeAttribute('aria-busy');
+      outcome = ['error', describeError(error)];
     }
+    // The page has opened another session (or none) since: the answer is about one it no
+    // longer shows, and the form already belongs to the next.
+    if (generation !== this.generation) return;
+    this.sending = false;
+    this.form.removeAttribute('aria-busy');
+    this.showOutcome(...outcome);
   }
 
   showOutcome(kind, text) {
@@ -119,6 +127,9 @@ export class Inspector {
   }
 
   clear() {
+    this.generation += 1;
+    this.sending = false;
+    this.form.removeAttribute('aria-busy');
     this.session = null;
     this.seen.clear();
     this.summary.replaceChildren(h('p', { class: 'muted' }, 'No session open.'));

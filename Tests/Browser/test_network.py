@@ -5,10 +5,12 @@ import os
 import signal
 import threading
 
+import pytest
 from selenium.webdriver.common.by import By
 
 from harness import API, Proxy
-from pages import css, open_session, visible_state, wait_for, wait_for_live, wait_until_shows
+from pages import css, open_session, shown_revision, visible_state, wait_for, wait_for_live, wait_until_shows
+from test_errors import send
 from test_live import INBOX
 
 
@@ -199,3 +201,67 @@ def test_a_request_failing_after_the_page_left_its_session_is_not_reported_on_th
         wait_for(browser, lambda d: d.execute_script('return window.__settled') >= 1, 10, 'the request never ended')
         # Its failure belongs to a session the page no longer shows.
         assert not css(browser, '#notice').is_displayed(), css(browser, '#notice').text
+
+
+# Holds the page's writes to one session until `window.__release()`; `window.__settled`
+# counts the held ones whose answer the page has read, a task after it did (so anything the
+# page does with the answer, in the promises that follow, is done by then).
+HOLD_WRITES_TO = '''
+    const held = arguments[0];
+    window.__waiting = [];
+    window.__settled = 0;
+    const send = window.fetch;
+    window.fetch = (input, init) => {
+      if (!(init && init.method === 'POST' && new URL(String(input), location.href).pathname.startsWith(held))) return send(input, init);
+      return new Promise((go) => window.__waiting.push(go)).then(() => send(input, init)).then((response) => {
+        const read = response.text.bind(response);
+        response.text = () => read().finally(() => setTimeout(() => { window.__settled += 1; }));
+        return response;
+      });
+    };
+    window.__release = () => window.__waiting.splice(0).forEach((go) => go());'''
+
+
+def switch_to(driver, session):
+    """Opens another session in the same page (the fragment changes; no reload)."""
+    driver.execute_script('location.hash = arguments[0]', f'#session={session["id"]}&token={session["token"]}')
+    wait_for(driver, lambda d: css(d, '#session-label').text == session['id'] and shown_revision(d) is not None
+             and css(d, 'body').get_attribute('data-connection') == 'live')
+
+
+@pytest.mark.parametrize('operation, body, revision', [
+    ('push', '{"screen": "detail"}', 2),  # made: 200
+    ('present', '{"style": "sideways", "screen": "x"}', 1),  # refused: 422
+])
+def test_an_inspector_send_answered_after_the_page_switched_sessions_is_not_shown_on_the_next(
+        browser, server, api, operation, body, revision):
+    first, second = api.create(INBOX), api.create(INBOX)
+    open_session(browser, server.url, first)
+    browser.execute_script(HOLD_WRITES_TO, f'/v1/sessions/{first["id"]}/')
+    send(browser, operation, body)
+    wait_for(browser, lambda d: css(d, '#operation-outcome').get_attribute('data-kind') == 'pending')
+    switch_to(browser, second)
+    assert css(browser, '#operation-outcome').text == ''
+    browser.execute_script('window.__release()')
+    wait_for(browser, lambda d: d.execute_script('return window.__settled') == 1, message='the held send never ended')
+    # The first session's answer: not news about the second.
+    assert css(browser, '#operation-outcome').text == ''
+    assert api.session(first)['revision'] == revision
+
+
+def test_the_inspector_sends_for_the_next_session_while_the_last_ones_send_is_on_its_way(browser, server, api):
+    first, second = api.create(INBOX), api.create(INBOX)
+    open_session(browser, server.url, first)
+    browser.execute_script(HOLD_WRITES_TO, f'/v1/sessions/{first["id"]}/')
+    send(browser, 'push', '{"screen": "detail"}')
+    wait_for(browser, lambda d: css(d, '#operation-outcome').get_attribute('data-kind') == 'pending')
+    switch_to(browser, second)
+    assert css(browser, '#operation-form').get_attribute('aria-busy') is None
+    send(browser, 'push', '{"screen": "detail"}')
+    wait_for(browser, lambda d: css(d, '#operation-outcome').get_attribute('data-kind') == 'ok',
+             message='the Send for this session was dropped while the last session\'s was on its way')
+    wait_until_shows(browser, api, second, revision=2)
+    browser.execute_script('window.__release()')
+    wait_for(browser, lambda d: d.execute_script('return window.__settled') == 1)
+    assert css(browser, '#operation-outcome').text == '200 OK · push · revision 2'
+    assert api.session(first)['revision'] == 2
