@@ -111,7 +111,7 @@ async function open(reference) {
     return;
   }
   device.clear('Opening the session…');
-  const state = { api: new SessionAPI(reference.id, reference.token), session: null, live: null, fetching: false, again: false, tapping: null };
+  const state = { api: new SessionAPI(reference.id, reference.token), session: null, live: null, fetching: false, again: false, tapping: null, gone: false };
   current = state;
   setConnection('connecting');
   try {
@@ -139,6 +139,7 @@ async function open(reference) {
 function onEvent(state, event) {
   if (current !== state) return;
   if (event.type === 'deleted') {
+    state.gone = true;
     showNotice('This session was deleted.', 'info');
     device.clear('This session was deleted.');
     return;
@@ -167,8 +168,7 @@ async function resync(state, after) {
       return state.session.revision;
     }
     if (error instanceof ProblemError && error.status === 404) {
-      showNotice(`The session is gone: ${describeError(error)}`);
-      device.clear('This session does not exist (any more).');
+      gone(state, error);
       error.stop = true;
     }
     // The session is there, but not for this token: replaced while the stream was down
@@ -180,6 +180,20 @@ async function resync(state, after) {
     }
     throw error;
   }
+}
+
+/**
+ * The session is not on the server any more (deleted, or expired), however the page learnt
+ * it: a read refused 404 while the stream was down, or the stream's reconnection. As after
+ * `event: deleted`, the stream stops and no tree is left to tap.
+ */
+function gone(state, error) {
+  if (current !== state) return;
+  state.gone = true;
+  state.live?.stop();
+  setConnection('offline');
+  showNotice(`The session is gone: ${describeError(error)}`);
+  device.clear('This session does not exist (any more).');
 }
 
 /** Fetches the tree; calls that arrive while one is in flight are folded into one more. */
@@ -205,7 +219,7 @@ async function refresh(state) {
 /** Draws a session the server sent, unless a newer one is already drawn. */
 function show(session) {
   const state = current;
-  if (!state) return;
+  if (!state || state.gone) return;
   if (state.session && session.revision <= state.session.revision) return;
   state.session = session;
   device.render(session);
@@ -235,7 +249,13 @@ async function perform(operation, body, { ifMatch, rethrow = false } = {}) {
     else if (error instanceof ProblemError && error.code === 'top_changed') text += '. Another change came first: the page now shows the current tree.';
     else if (error instanceof RequestTimeoutError) text += ' The change may still be made: if it is, the page shows it.';
     showNotice(text);
-    if (error instanceof ProblemError && (error.isConflict || error.status === 404)) refresh(state).catch(() => {});
+    // A 404 names a screen or presentation that is gone, or the whole session: the read says
+    // which (a stream that is down cannot).
+    if (error instanceof ProblemError && (error.isConflict || error.status === 404)) {
+      refresh(state).catch((failure) => {
+        if (failure instanceof ProblemError && failure.status === 404) gone(state, failure);
+      });
+    }
     if (rethrow) throw error;
     return undefined;
   }
