@@ -42,13 +42,19 @@ export class RequestTimeoutError extends NetworkError {
  * How long an ordinary request (a read, a change) may take. A fetch has no timeout of its
  * own: without one, a server that stops answering but keeps the connection open leaves a
  * tap waiting for ever. The event stream (EventSource, live.js) is not one of these: it is
- * meant to stay open, and live.js watches it for silence itself.
+ * meant to stay open, and live.js watches it for silence itself; only its opening is held
+ * to this limit (see `requestTimeout`).
  */
 let requestTimeoutMS = 12000;
 
 /** Sets the timeout of ordinary requests (the page's `?request-timeout=SECONDS`). */
 export function setRequestTimeout(milliseconds) {
   if (Number.isFinite(milliseconds) && milliseconds > 0) requestTimeoutMS = milliseconds;
+}
+
+/** The limit of ordinary requests, which live.js also gives an event stream to open. */
+export function requestTimeout() {
+  return requestTimeoutMS;
 }
 
 /** The operations a session accepts, each a `POST /v1/sessions/{id}/<name>`. */

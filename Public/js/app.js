@@ -3,15 +3,18 @@
 // truth: a tap sends a request, and the page redraws from the answer or the next event.
 import { createSession, SessionAPI, ProblemError, RequestTimeoutError, setRequestTimeout } from './api.js';
 import { readFragment, writeFragment } from './fragment.js';
-import { LiveStream } from './live.js';
+import { LiveStream, setIdleCheck } from './live.js';
 import { DeviceView } from './device.js';
 import { Inspector, describeError } from './inspector.js';
 import { findScreen } from './tree.js';
 import { DEMO_ROOT, followUp } from './demo.js';
 
 // `?request-timeout=SECONDS` (before the fragment) sets how long a request may take before
-// the page gives up on it and says so (12 s when absent); the event stream has none.
-setRequestTimeout(Number(new URLSearchParams(location.search).get('request-timeout')) * 1000);
+// the page gives up on it and says so (12 s when absent); `?stream-idle=SECONDS`, how long
+// the event stream may be silent before the page checks it (25 s). Both are for tests.
+const query = new URLSearchParams(location.search);
+setRequestTimeout(Number(query.get('request-timeout')) * 1000);
+setIdleCheck(Number(query.get('stream-idle')) * 1000);
 
 const elements = {
   layers: document.querySelector('#device-layers'),

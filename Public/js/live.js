@@ -4,6 +4,7 @@
 // itself, which sends `Last-Event-ID` (the server's `retry:` sets the delay); a stream
 // the server refused (EventSource gives up on a non-200 answer) is reopened here, with
 // backoff, after asking the page to resynchronise.
+import { requestTimeout } from './api.js';
 
 const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
 /**
@@ -13,8 +14,13 @@ const RETRY_DELAYS_MS = [500, 1000, 2000, 4000, 8000];
  * whether it missed a revision; if the stream has not brought it a moment later, the stream
  * is dead and is reopened.
  */
-const IDLE_CHECK_MS = 25000;
+let idleCheckMS = 25000;
 const CATCH_UP_MS = 2000;
+
+/** Sets how long a silent stream waits for its check (the page's `?stream-idle=SECONDS`). */
+export function setIdleCheck(milliseconds) {
+  if (Number.isFinite(milliseconds) && milliseconds > 0) idleCheckMS = milliseconds;
+}
 
 export class LiveStream {
   /**
@@ -37,6 +43,7 @@ export class LiveStream {
     this.failures = 0;
     this.timer = null;
     this.idle = null;
+    this.opening = null;
     this.stopped = false;
   }
 
@@ -50,16 +57,20 @@ export class LiveStream {
     this.stopped = true;
     clearTimeout(this.timer);
     clearTimeout(this.idle);
+    clearTimeout(this.opening);
     this.source?.close();
     this.source = null;
   }
 
   open() {
     if (this.stopped) return;
-    this.onStatus('connecting');
+    // A retry after a failure leaves the page saying Offline until the stream opens.
+    if (this.failures === 0) this.onStatus('connecting');
     const source = new EventSource(this.api.streamURL(this.lastRevision));
     this.source = source;
+    this.awaitOpen(source);
     source.onopen = () => {
+      clearTimeout(this.opening);
       this.failures = 0;
       this.onStatus('live');
       this.watch(source);
@@ -85,18 +96,37 @@ export class LiveStream {
         this.onStatus('reconnecting');
         return;
       }
-      source.close();
-      this.source = null;
-      this.onStatus('offline');
-      this.scheduleReopen();
+      this.fail(source);
     };
   }
 
-  /** (Re)starts the wait for the next message on `source`; see IDLE_CHECK_MS. */
+  /**
+   * EventSource has no timeout: a server that takes the request and never answers (frozen,
+   * overloaded, a connection gone half-open) would leave it connecting for ever. A stream
+   * not open within the request timeout is given up, said to be offline, and retried. (The
+   * browser's own reconnection after a drop already says offline; the server answers it
+   * when it can.)
+   */
+  awaitOpen(source) {
+    clearTimeout(this.opening);
+    this.opening = setTimeout(() => this.fail(source), requestTimeout());
+  }
+
+  fail(source) {
+    if (this.stopped || this.source !== source) return;
+    clearTimeout(this.opening);
+    clearTimeout(this.idle);
+    source.close();
+    this.source = null;
+    this.onStatus('offline');
+    this.scheduleReopen();
+  }
+
+  /** (Re)starts the wait for the next message on `source`; see idleCheckMS. */
   watch(source) {
     if (this.stopped || this.source !== source) return;
     clearTimeout(this.idle);
-    this.idle = setTimeout(() => this.check(source), IDLE_CHECK_MS);
+    this.idle = setTimeout(() => this.check(source), idleCheckMS);
   }
 
   async check(source) {

@@ -1,7 +1,15 @@
 """What the page does when it cannot hear the server: a session deleted while its stream
 was down, a stream that does not open."""
 
-from pages import css, open_session, wait_for
+import os
+import signal
+import threading
+import time
+
+from selenium.common.exceptions import TimeoutException
+
+from harness import API
+from pages import css, open_session, wait_for, wait_for_live, wait_until_shows
 from test_live import INBOX
 from test_stalls import SilencingProxy
 
@@ -25,4 +33,86 @@ def test_a_write_refused_404_while_the_stream_is_down_shows_the_session_gone(bro
         assert css(browser, 'body').get_attribute('data-connection') == 'offline'
         assert 'gone' in css(browser, '#notice').text
     finally:
+        proxy.close()
+
+
+def stopped(task):
+    """Whether the thread at /proc/PID/task/TID is stopped (state T), or gone."""
+    try:
+        with open(os.path.join(task, 'stat')) as stat:
+            return stat.read().rsplit(')', 1)[1].split()[0] in ('T', 't')
+    except OSError:
+        return True
+
+
+class FreezingProxy(SilencingProxy):
+    """A SilencingProxy that, once `freeze_at_next_stream()` is called, stops the server
+    (SIGSTOP) as the page next opens an event stream: a server that stops answering as the
+    stream is reopened. That stream's request never reaches it (as over a connection gone
+    half-open), so once `thaw()` continues the server only a new stream can go live."""
+
+    def __init__(self, server):
+        super().__init__(server.port)
+        self.pid = server.process.pid
+        self.armed = False
+        self.frozen = threading.Event()
+
+    def freeze_at_next_stream(self):
+        with self._lock:
+            self.armed = True
+
+    def _passes(self, source, destination, data, from_client):
+        line = data.split(b'\r\n', 1)[0]
+        if from_client and data.startswith(b'GET ') and b'/events?' in line and b'include=session' in line:
+            with self._lock:
+                freeze, self.armed = self.armed, False
+            if freeze:
+                os.kill(self.pid, signal.SIGSTOP)
+                # kill() only sends it: wait until every thread has stopped, or one could
+                # still answer the request passed on below.
+                tasks = f'/proc/{self.pid}/task'
+                while not all(stopped(os.path.join(tasks, task)) for task in os.listdir(tasks)):
+                    time.sleep(0.001)
+                self.frozen.set()
+                with self._lock:
+                    self.silent.add(source)
+        return super()._passes(source, destination, data, from_client)
+
+    def thaw(self):
+        if self.frozen.is_set():
+            os.kill(self.pid, signal.SIGCONT)
+
+
+def connection(driver):
+    return css(driver, 'body').get_attribute('data-connection')
+
+
+def test_a_stream_that_does_not_open_shows_offline_and_is_retried(browser, server_with):
+    server = server_with()
+    api = API(server.url)
+    session = api.create(INBOX)
+    proxy = FreezingProxy(server)
+    try:
+        # The stream is checked after 1 s of silence instead of 25; a request may take 2 s.
+        browser.get(f'{proxy.url}/?request-timeout=2&stream-idle=1#session={session["id"]}&token={session["token"]}')
+        wait_for_live(browser)
+        # The stream misses a change: its check notices, and the page reopens it, when the
+        # server stops.
+        proxy.silence()
+        proxy.freeze_at_next_stream()
+        api.op(session, 'push', {'screen': 'detail', 'title': 'Missed'})
+        assert proxy.frozen.wait(15), 'the page never reopened its stream'
+        try:
+            wait_for(browser, lambda d: connection(d) in ('offline', 'reconnecting'), 10)
+        except TimeoutException:
+            raise AssertionError(f'the page says "{css(browser, "#connection").text}" of a stream that does not open') from None
+        assert css(browser, '#connection').text.startswith('Offline')
+        assert css(browser, '.status-offline').is_displayed()
+        # Once the server answers again, a new stream opens: the page gave up the stalled one.
+        proxy.thaw()
+        wait_for_live(browser, timeout=20)
+        api.op(session, 'push', {'screen': 'detail', 'title': 'After'})
+        wait_until_shows(browser, api, session, revision=3)
+    finally:
+        proxy.thaw()
         proxy.close()
