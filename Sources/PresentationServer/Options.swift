@@ -77,7 +77,7 @@ struct Options {
         },
         Setting(
             flag: "--create-rate-per-ip", environment: "CREATE_RATE_PER_IP",
-            help: "sessions one address (an IPv6 /64) may create a minute, 0 for no limit (default 0)"
+            help: "sessions one address (an IPv6 /64) may create or import a minute, 0 for no limit (default 0)"
         ) {
             let perMinute = try integer($1, "--create-rate-per-ip", 0...1_000_000)
             $0.api.creationsPerMinutePerAddress = perMinute == 0 ? nil : perMinute
