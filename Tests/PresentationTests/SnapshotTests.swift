@@ -96,6 +96,23 @@ struct SnapshotTests {
         }
     }
 
+    /// An import or a restart with a lower `outcomesKept` trims the outcomes as the operations
+    /// would have: the oldest go, so `GET .../presentations/{id}` still answers for the latest.
+    @Test("Restoring more outcomes than are kept keeps the newest")
+    func outcomesTrimmedFromTheOldest() throws {
+        var session = Fixture.session()
+        for name in ["first", "second", "third"] {
+            try session.run(Fixture.modal(name))
+            try session.run(.dismiss(presentation: nil, result: .string(name)))
+        }
+        let all = session.keptOutcomes.map(\.id)
+        #expect(all.count == 3)
+        let restored = try Self.restore(session.snapshot, limits: Limits(outcomesKept: 2))
+        #expect(restored.keptOutcomes.map(\.id) == Array(all.suffix(2)))
+        #expect(try restored.outcome(of: all[2]).result == .string("third"))
+        #expect(throws: PresentationError.presentationNotFound(all[0])) { try restored.outcome(of: all[0]) }
+    }
+
     @Test("The tree limits apply to a restored session")
     func limits() throws {
         let snapshot = try Self.busy().snapshot
