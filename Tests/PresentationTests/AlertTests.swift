@@ -78,6 +78,18 @@ struct AlertTests {
         #expect(session == before)
     }
 
+    /// Actions and fields are both looked up by id; an answer's action must be one of the
+    /// actions, so a field's id ("reason") is no action even though the alert knows it.
+    @Test("An answer naming a field's id as its action is refused")
+    func fieldIDIsNoAction() throws {
+        var session = try Self.sessionWithAlert()
+        let before = session
+        #expect(throws: PresentationError.unknownAlertAction("reason")) {
+            try session.run(.dismiss(presentation: nil, result: object(("action", .string("reason")))))
+        }
+        #expect(session == before)
+    }
+
     @Test(
         "An answer of the wrong shape is refused",
         arguments: [
