@@ -12,6 +12,8 @@ final class RecordingJournal: SessionJournal {
         var previous: [StoredSession?] = []
         var removed: [StoredSession] = []
         var failure: PresentationError?
+        /// What `storedBytes` answers.
+        var storedBytes = 0
         var queued: [(session: Session, previous: StoredSession?, done: @Sendable (Result<Int, PresentationError>) -> Void)] =
             []
     }
@@ -30,6 +32,11 @@ final class RecordingJournal: SessionJournal {
 
     func fail(with error: PresentationError?) {
         state.withLock { $0.failure = error }
+    }
+
+    /// Makes `storedBytes` answer `bytes`, as a file that has grown to that size.
+    func report(storedBytes bytes: Int) {
+        state.withLock { $0.storedBytes = bytes }
     }
 
     func save(_ session: Session, over previous: StoredSession?, lease: SessionLease) throws(PresentationError) -> Int {
@@ -70,7 +77,7 @@ final class RecordingJournal: SessionJournal {
 
     func touch(_ leases: [SessionID: SessionLease]) throws(PresentationError) {}
 
-    var storedBytes: Int { 0 }
+    var storedBytes: Int { state.withLock { $0.storedBytes } }
 
     var statistics: JournalStatistics {
         state.withLock { state in
@@ -120,6 +127,23 @@ struct JournalHookTests {
         #expect(journal.previous == expected)
         #expect(try store.delete(id))
         #expect(journal.removedSessions == [StoredSession(saved[3], bytes: 1_004)])
+    }
+
+    /// `--max-stored-bytes` is the most the file may hold: once it holds that many, creation
+    /// is refused, one byte short it is not; sessions already there go on changing.
+    @Test("Creation is refused once the journal holds the maximum stored bytes, not before")
+    func storedBytesLimit() throws {
+        let journal = RecordingJournal()
+        let store = InMemorySessionStore(limits: Limits(maxStoredBytes: 5_000), journal: journal)
+        journal.report(storedBytes: 4_999)
+        let id = try store.create(root: Fixture.spec("home"), now: Fixture.created).session.id
+        journal.report(storedBytes: 5_000)
+        #expect(throws: PresentationError.storageLimitReached(limit: 5_000)) {
+            try store.create(root: Fixture.spec("home"), now: Fixture.created)
+        }
+        #expect(store.count == 1)
+        _ = try store.update(id) { session in try session.run(.push(Fixture.spec("a"))) }
+        #expect(journal.saved.map(\.revision) == [1, 2])
     }
 
     @Test("A change the journal refuses is not made: the session and its watchers see nothing")
