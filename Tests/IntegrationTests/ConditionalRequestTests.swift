@@ -21,6 +21,27 @@ struct ConditionalRequestTests {
         }
     }
 
+    /// `*` matches any current representation (RFC 9110 13.1.2): a client that asks for the
+    /// session only if it has none gets 304 for one that exists, whatever its revision. A list
+    /// matches when any tag in it does.
+    @Test("If-None-Match: * or a list naming the current revision is 304, with the current ETag")
+    func ifNoneMatchAnyOrList() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            try client.post("push", to: session, json: ["screen": "detail"]).expectSession(revision: 2)
+            let any = try client.get(session.route(), token: session.token, headers: [("If-None-Match", "*")])
+            #expect(any.status == 304)
+            #expect(any.body.isEmpty)
+            #expect(any.header("ETag") == "\"2\"")
+            let listed = try client.get(
+                session.route(), token: session.token, headers: [("If-None-Match", "\"1\", W/\"2\"")])
+            #expect(listed.status == 304)
+            let other = try client.get(session.route(), token: session.token, headers: [("If-None-Match", "\"1\", \"3\"")])
+            #expect(other.expectSession(revision: 2).rootPathIDs == ["s2", "s3"])
+        }
+    }
+
     @Test("Reads of one revision from many clients at once get the same answer, sent from one prepared response")
     func sharedReadAnswer() throws {
         try withServer(api: CORSTests.api) { server in
