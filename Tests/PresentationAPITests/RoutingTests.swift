@@ -106,4 +106,19 @@ struct RoutingTests {
         let other = harness.send(.post, "/v1/sessions/\(id)/push", json: #"{"screen": "b"}"#, token: token, headers: headers)
         #expect(try other.problemCode() == "idempotency_key_reused")
     }
+
+    /// docs/api.md allows keys of 1 to 128 characters: a client generating the longest must
+    /// have it honoured, not refused.
+    @Test("An Idempotency-Key of 128 characters, the most, is kept and replayed; 129 is refused")
+    func longestKey() throws {
+        let (id, token) = try harness.createSession()
+        let longest = [("Idempotency-Key", String(repeating: "k", count: 128))]
+        let first = harness.send(.post, "/v1/sessions/\(id)/push", json: #"{"screen": "a"}"#, token: token, headers: longest)
+        #expect(first.status == .ok)
+        let retry = harness.send(.post, "/v1/sessions/\(id)/push", json: #"{"screen": "a"}"#, token: token, headers: longest)
+        #expect(retry.headers["Idempotent-Replayed"] == "true")
+        let tooLong = [("Idempotency-Key", String(repeating: "k", count: 129))]
+        let refused = harness.send(.post, "/v1/sessions/\(id)/push", json: #"{"screen": "b"}"#, token: token, headers: tooLong)
+        #expect(try refused.problemCode() == "invalid_header")
+    }
 }
