@@ -26,6 +26,9 @@ public final class LineOutput: Sendable {
         var delay: Duration?
         /// Whether a flush is due on the timer already.
         var flushScheduled = false
+        /// The rest of a line whose write was given up midway (its reader gone): it goes out
+        /// before anything else, so that no line is cut short or runs into the next.
+        var unfinished: [UInt8] = []
     }
 
     private let descriptor: Int32
@@ -54,9 +57,9 @@ public final class LineOutput: Sendable {
     /// Adds a whole line, newline included; it goes out with the batch it joins.
     public func write(_ line: UnsafeBufferPointer<UInt8>) {
         waiting.withLock { waiting in
-            guard let delay = waiting.delay else { return writeAll(line) }
+            guard let delay = waiting.delay else { return writeAll(line, &waiting.unfinished) }
             if waiting.bytes.count + line.count > capacity { writeOut(&waiting) }
-            if line.count > capacity { return writeAll(line) }
+            if line.count > capacity { return writeAll(line, &waiting.unfinished) }
             waiting.bytes.append(contentsOf: line)
             if !waiting.flushScheduled {
                 waiting.flushScheduled = true
@@ -69,7 +72,7 @@ public final class LineOutput: Sendable {
     public func writeNow(_ line: UnsafeBufferPointer<UInt8>) {
         waiting.withLock { waiting in
             writeOut(&waiting)
-            writeAll(line)
+            writeAll(line, &waiting.unfinished)
         }
     }
 
@@ -83,27 +86,53 @@ public final class LineOutput: Sendable {
 
     private func writeOut(_ waiting: inout Waiting) {
         guard !waiting.bytes.isEmpty else { return }
-        waiting.bytes.withUnsafeBufferPointer { writeAll($0) }
+        waiting.bytes.withUnsafeBufferPointer { writeAll($0, &waiting.unfinished) }
         waiting.bytes.removeAll(keepingCapacity: true)
     }
+
+    /// Writes whole lines, after the rest of a line given up on if there is one. A write
+    /// given up midway keeps the rest of the line it cut, for next time, and drops the lines
+    /// after it: a reader back from a stall reads whole lines only, one JSON object each.
+    private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>, _ unfinished: inout [UInt8]) {
+        if !unfinished.isEmpty {
+            let rest = unfinished
+            unfinished = []
+            rest.withUnsafeBufferPointer { writeLines($0, startingMidLine: true, &unfinished) }
+            // Still not taken: these lines are dropped, as those of any failed write are.
+            guard unfinished.isEmpty else { return }
+        }
+        writeLines(bytes, startingMidLine: false, &unfinished)
+    }
+
+    private func writeLines(_ bytes: UnsafeBufferPointer<UInt8>, startingMidLine: Bool, _ unfinished: inout [UInt8]) {
+        let written = writeBytes(bytes)
+        guard written < bytes.count else { return }
+        let cut = written == 0 ? startingMidLine : bytes[written - 1] != Self.newline
+        guard cut else { return }
+        let end = bytes[written...].firstIndex(of: Self.newline).map { $0 + 1 } ?? bytes.count
+        unfinished = Array(bytes[written..<end])
+    }
+
+    private static let newline = UInt8(ascii: "\n")
 
     /// Every byte, through partial writes and interruptions, and on a non-blocking descriptor
     /// (a runtime may hand one over as stdout) through a full pipe, waiting up to a second
     /// each time for its reader: a batch written in part would end the log mid-line. Gives up
-    /// on any other error, or on a reader that stopped reading.
-    private func writeAll(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard var next = bytes.baseAddress else { return }
+    /// on any other error, or on a reader that stopped reading. Returns how many it wrote.
+    private func writeBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        guard var next = bytes.baseAddress else { return 0 }
         var left = bytes.count
         while left > 0 {
             let written = Glibc.write(descriptor, next, left)
             if written < 0 {
                 if errno == EINTR { continue }
                 if errno == EAGAIN || errno == EWOULDBLOCK, writable(within: Self.patienceMilliseconds) { continue }
-                return
+                break
             }
             next += written
             left -= written
         }
+        return bytes.count - left
     }
 
     /// How long a write waits for a full pipe's reader, each time it is full.

@@ -190,3 +190,35 @@ extension LineOutputTests {
         #expect(received.withLock { $0 } == String(repeating: "x", count: size) + "\n")
     }
 }
+
+extension LineOutputTests {
+    @Test("A write given up mid-line (a reader gone for a second) breaks no line: its rest goes out before the next")
+    func givenUpMidLine() throws {
+        let pipe = try TestPipe()
+        _ = fcntl(pipe.writeEnd, F_SETFL, fcntl(pipe.writeEnd, F_GETFL) | O_NONBLOCK)
+        // Longer than the pipe holds (64 KiB by default, 1 MiB at most unprivileged) while
+        // nobody reads: the write fills the pipe, waits its second and gives up mid-line.
+        let size = 2 << 20
+        let output = LineOutput(descriptor: pipe.writeEnd)
+        send(String(repeating: "x", count: size), to: output, now: true)
+        // The reader is back: what it reads from now on must be whole lines.
+        let received = Mutex("")
+        let reader = Thread {
+            var text = ""
+            let deadline = Date().addingTimeInterval(10)
+            while !text.hasSuffix("next\n"), Date() < deadline {
+                text += pipe.available()
+                usleep(1_000)
+            }
+            received.withLock { $0 = text }
+        }
+        reader.start()
+        send("next", to: output, now: true)
+        let deadline = Date().addingTimeInterval(15)
+        while received.withLock({ $0.isEmpty }), Date() < deadline { usleep(1_000) }
+        let lines = received.withLock { $0 }.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == 3 && lines.last == "")
+        #expect(lines.first.map { $0.allSatisfy { $0 == "x" } } == true, "a broken line: \(lines.first?.suffix(12) ?? "")")
+        #expect(lines.dropFirst().first == "next")
+    }
+}
