@@ -27,9 +27,9 @@ enum Log {
             var writer = JSONWriter(scratch: scratch)
             begin(&writer, level: "info", event: "request")
             writer.key("method")
-            writer.writeString(record.method.rawValue)
+            writeBounded(&writer, record.method.rawValue, limit: maxMethodBytes)
             writer.key("path")
-            writer.writeString(record.path)
+            writeBounded(&writer, record.path, limit: maxPathBytes)
             writer.key("status")
             writer.writeInt(record.status.rawValue)
             writer.key("duration_ms")
@@ -44,6 +44,27 @@ enum Log {
                 }
             }
             emit(&writer, now: false)
+        }
+    }
+
+    /// The longest method and path a request line carries, in UTF-8 bytes; longer ones are cut
+    /// and end in `…`. A client chooses both, up to the connection's memory (16 KiB, at most
+    /// 1 MiB), and escaping can make a byte six (`\u0001`): uncut, one request made a line
+    /// past 16 KiB, which Docker's log drivers split into pieces that are not JSON. Cut, a
+    /// line stays under 7 KiB.
+    static let maxMethodBytes = 64
+    static let maxPathBytes = 1024
+
+    private static func writeBounded(_ writer: inout JSONWriter, _ text: String, limit: Int) {
+        // A native string keeps its UTF-8 count: an ordinary value costs one comparison.
+        guard text.utf8.count > limit else { return writer.writeString(text) }
+        var text = text
+        text.withUTF8 { utf8 in
+            // Not inside a character: back to the first byte of the one the limit falls in.
+            var end = limit
+            while end > 0, utf8[end] & 0xC0 == 0x80 { end -= 1 }
+            let cut = Array(utf8[..<end]) + Array("…".utf8)
+            cut.withUnsafeBufferPointer { writer.writeString(utf8: $0) }
         }
     }
 
