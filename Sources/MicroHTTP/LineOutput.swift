@@ -17,8 +17,10 @@ import Synchronization
 /// Lines keep their order: they are added and written under one lock, and a line someone is
 /// waiting for (a start, a stop, an error) goes out at once with those before it (`writeNow`).
 /// What a crash loses is the lines of the last `delay` at most; a clean stop loses none,
-/// if it ends with `writeNow` or `flush`. A failed write drops its lines: the log never
-/// stops the server.
+/// if it ends with `writeNow` or `flush`. A failed write drops its lines, and on a
+/// non-blocking descriptor a reader stalled for a second is given up on. A blocking one (a
+/// terminal, most pipes) is written as the system writes it: a reader that stops reading
+/// altogether stops the requests that log behind it, as it would any process's output.
 public final class LineOutput: Sendable {
     private struct Waiting {
         var bytes: [UInt8] = []
