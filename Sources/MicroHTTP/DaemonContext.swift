@@ -63,8 +63,17 @@ final class DaemonContext: Sendable {
         }
     }
 
-    func requestStarted() { inFlight.add(1, ordering: .relaxed) }
-    func requestEnded() { inFlight.subtract(1, ordering: .releasing) }
+    /// A request is in flight, and `HTTPServer.stop` waits for it, from when it is answered or
+    /// handed to the handler (its body whole) until it completes; not while its body arrives.
+    func requestStarted(_ request: RequestContext) {
+        request.countedInFlight = true
+        inFlight.add(1, ordering: .relaxed)
+    }
+
+    func requestEnded(_ request: RequestContext) {
+        guard request.countedInFlight else { return }
+        inFlight.subtract(1, ordering: .releasing)
+    }
 
     func park(_ item: Parked) -> ObjectIdentifier {
         let key: ObjectIdentifier
@@ -136,6 +145,8 @@ final class RequestContext {
     // access cost more than the access (callgrind: about 50 instructions each, several a request).
     @exclusivity(unchecked) var body: [UInt8] = []
     @exclusivity(unchecked) var bodyTooLarge = false
+    /// Counted in `DaemonContext.requestsInFlight` (`requestStarted`).
+    @exclusivity(unchecked) var countedInFlight = false
     @exclusivity(unchecked) var deferred: HTTPDeferredResponse?
     @exclusivity(unchecked) var parkedKey: ObjectIdentifier?
 

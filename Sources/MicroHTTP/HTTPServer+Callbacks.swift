@@ -104,12 +104,12 @@ func handleAccess(
         let request = RequestContext(
             method: requestMethod(method), path: requestPath(url),
             clientAddress: clientAddress(of: connection, trusting: daemon.trustedProxies))
-        daemon.requestStarted()
         // Released by handleCompleted.
         requestSlot.pointee = Unmanaged.passRetained(request).toOpaque()
         if let length = contentLength(of: connection), length > daemon.maxBodyBytes {
             // Answering before the body is read makes libmicrohttpd close the connection
             // afterwards, which is what we want for a body we refuse to read.
+            daemon.requestStarted(request)
             let response = daemon.handler.response(
                 for: .bodyTooLarge(limit: daemon.maxBodyBytes), requestHeaders: headers(of: connection))
             return queue(response, for: request, on: connection, daemon: daemon)
@@ -137,6 +137,10 @@ func handleAccess(
         // Resumed (or spuriously woken): answer if the promise is kept, else park again.
         return answer(deferred, for: request, on: connection, daemon: daemon)
     }
+    // The request is whole, and this is the one call that answers it or hands it to the
+    // handler: from here on a stop waits for it. Until now it has changed nothing, and a stop
+    // closes it unanswered rather than wait out a client that sent part of a body and no more.
+    daemon.requestStarted(request)
     if request.bodyTooLarge {
         let response = daemon.handler.response(
             for: .bodyTooLarge(limit: daemon.maxBodyBytes), requestHeaders: headers(of: connection))
@@ -190,7 +194,7 @@ func handleCompleted(
     let request = Unmanaged<RequestContext>.fromOpaque(existing).takeRetainedValue()
     if let key = request.parkedKey { daemon.unpark(key) }
     request.deferred?.end()
-    daemon.requestEnded()
+    daemon.requestEnded(request)
 }
 
 /// MHD_ContentReaderCallback for streaming bodies.

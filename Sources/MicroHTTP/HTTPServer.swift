@@ -100,7 +100,9 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops gracefully: no new connections, parked requests released, requests in
-    /// flight given `shutdownGraceSeconds` to finish, then every connection closed.
+    /// flight given `shutdownGraceSeconds` to finish, then every connection closed. A request
+    /// whose body is still arriving is not in flight (`DaemonContext.requestStarted`): it is
+    /// closed unanswered, not waited for.
     public func stop() {
         let taken = state.withLock { state -> (OpaquePointer, Unmanaged<DaemonContext>, [UnsafeMutablePointer<CChar>])? in
             guard let daemon = state.daemon, let retained = state.retainedContext else { return nil }

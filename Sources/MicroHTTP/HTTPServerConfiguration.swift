@@ -21,7 +21,8 @@ public struct HTTPServerConfiguration: Sendable {
     /// libmicrohttpd clears it between requests and every idle event stream holds one, so it
     /// is kept at 16 KB rather than the library's 32 KB (docs/performance.md).
     public var connectionMemoryBytes: Int
-    /// How long `stop` lets requests in flight finish before closing them.
+    /// How long `stop` lets requests in flight finish before closing them (not those whose
+    /// body is still arriving, which it closes at once).
     public var shutdownGraceSeconds: Double
     /// When set, the server speaks HTTPS only (libmicrohttpd's GnuTLS support).
     public var tls: TLSCredentials?

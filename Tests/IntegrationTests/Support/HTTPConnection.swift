@@ -41,6 +41,13 @@ final class HTTPConnection {
         isClosed = true
     }
 
+    /// Closes our writing side only (`shutdown(SHUT_WR)`): the server reads the end of what we
+    /// send, and may still answer.
+    func closeWriting() {
+        guard descriptor >= 0 else { return }
+        shutdownWriting(descriptor)
+    }
+
     // MARK: Writing
 
     /// Sends one request; adds `Host` and, for a body, `Content-Length` unless given.
@@ -259,6 +266,14 @@ private func withLoopbackAddress(
 
 private func closeDescriptor(_ descriptor: Int32) {
     close(descriptor)
+}
+
+private func shutdownWriting(_ descriptor: Int32) {
+    #if canImport(Glibc)
+        shutdown(descriptor, Int32(SHUT_WR))
+    #else
+        shutdown(descriptor, SHUT_WR)
+    #endif
 }
 
 private func socketSend(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) -> Int {
