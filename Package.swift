@@ -58,7 +58,9 @@ let package = Package(
         ),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], swiftSettings: strict),
         .testTarget(name: "PresentationTests", dependencies: ["Presentation", "JSON", "SessionChecks"], swiftSettings: strict),
-        .testTarget(name: "SessionStorageTests", dependencies: ["SessionStorage", "Presentation", "JSON"], swiftSettings: strict),
+        .testTarget(
+            name: "SessionStorageTests", dependencies: ["SessionStorage", "Presentation", "JSON", "SessionChecks"],
+            swiftSettings: strict),
         .testTarget(
             name: "PresentationAPITests",
             dependencies: ["PresentationAPI", "Presentation", "JSON", "MicroHTTP", "SessionChecks"],
