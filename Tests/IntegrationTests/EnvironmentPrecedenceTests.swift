@@ -4,32 +4,17 @@ import Testing
 /// README: "Every flag has an environment variable (for containers); a flag wins over the variable."
 @Suite("Variables and flags")
 struct EnvironmentPrecedenceTests {
-    /// Starts the binary with `environment` and waits for it to listen or to exit.
-    private func launch(_ arguments: [String], _ environment: [String: String]) throws
-        -> (server: ServerProcess, exited: Bool)
-    {
-        let server = try ServerProcess.start(arguments: arguments, environment: environment, accessLog: false)
-        let deadline = Date().addingTimeInterval(ServerProcess.patience)
-        while Date() < deadline {
-            if !server.process.isRunning { return (server, true) }
-            if server.output.contains(#""event":"listening""#) { return (server, false) }
-            Thread.sleep(forTimeInterval: 0.02)
-        }
-        return (server, !server.process.isRunning)
-    }
-
     /// The exit status of a server expected to stop at start; nil, with `why` recorded and the
     /// server stopped, when it serves instead (waiting for it would wait for ever).
     private func refusal(_ arguments: [String], _ environment: [String: String], _ why: String) throws -> (
         status: Int32, server: ServerProcess
     )? {
-        let (server, exited) = try launch(arguments, environment)
+        let (server, exited) = try ServerProcess.startOrExit(arguments: arguments, environment: environment)
         guard exited else {
             Issue.record("\(why)")
             _ = try? server.terminate()
             return nil
         }
-        server.process.waitUntilExit()
         return (server.process.terminationStatus, server)
     }
 
@@ -38,7 +23,7 @@ struct EnvironmentPrecedenceTests {
     ])
     func flagWins(variable: String, bad: String, flag: String) throws {
         let value = flag == "--port" ? "0" : flag == "--max-sessions" ? "10" : "https://app.example.com"
-        let (server, exited) = try launch([flag, value, "--port", "0"], [variable: bad])
+        let (server, exited) = try ServerProcess.startOrExit(arguments: [flag, value, "--port", "0"], environment: [variable: bad])
         defer { if !exited { _ = try? server.terminate() } }
         #expect(!exited, "\(variable)=\(bad) stopped the server though \(flag) \(value) was given: \(server.errorOutput)")
     }

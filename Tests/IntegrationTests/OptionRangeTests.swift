@@ -5,24 +5,15 @@ import Testing
 /// the server, one past it is refused at start (exit 2), never quietly served.
 @Suite("Option ranges")
 struct OptionRangeTests {
-    /// What became of the binary started with `arguments`: its exit status and stderr when it
-    /// stopped by itself, nil once it listens (it is then stopped). Never waits past
-    /// `ServerProcess.patience`, whichever it does.
+    /// The exit status and stderr of the binary started with `arguments` when it refused to
+    /// start; nil when it listened (it is then stopped).
     private static func refusal(_ arguments: [String]) throws -> (status: Int32, errors: String)? {
-        let server = try ServerProcess.start(arguments: ["--port", "0", "--storage", "memory"] + arguments, accessLog: false)
-        let deadline = Date().addingTimeInterval(ServerProcess.patience)
-        while server.process.isRunning, !server.output.contains(#""event":"listening""#), Date() < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
+        let (server, exited) = try ServerProcess.startOrExit(arguments: ["--port", "0", "--storage", "memory"] + arguments)
+        guard exited else {
+            _ = try server.terminate()
+            return nil
         }
-        guard server.process.isRunning else {
-            server.process.waitUntilExit()
-            // stderr is drained by a thread of its own: give it the moment it may still need.
-            let drained = Date().addingTimeInterval(ServerProcess.patience)
-            while server.errorOutput.isEmpty, Date() < drained { Thread.sleep(forTimeInterval: 0.02) }
-            return (server.process.terminationStatus, server.errorOutput)
-        }
-        _ = try server.terminate()
-        return nil
+        return (server.process.terminationStatus, server.errorOutput)
     }
 
     @Test(

@@ -54,6 +54,27 @@ final class ServerProcess {
         return server
     }
 
+    /// Starts the binary (no access log) and waits until it listens or exits, never past
+    /// `patience`: for options it may refuse at start. `exited` when it stopped by itself, its
+    /// output then read to the end; else it is still running, for the caller to stop.
+    static func startOrExit(arguments: [String], environment: [String: String] = [:]) throws
+        -> (server: ServerProcess, exited: Bool)
+    {
+        let server = try start(arguments: arguments, environment: environment, accessLog: false)
+        let deadline = Date().addingTimeInterval(patience)
+        while Date() < deadline {
+            if !server.process.isRunning {
+                server.process.waitUntilExit()
+                server.captured.waitForEnd()
+                server.errors.waitForEnd()
+                return (server, true)
+            }
+            if server.output.contains(#""event":"listening""#) { return (server, false) }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        return (server, false)
+    }
+
     private func launch(_ arguments: [String], environment: [String: String]) throws {
         process.executableURL = Self.executable
         process.arguments = arguments
