@@ -9,16 +9,18 @@ import Testing
     import Glibc
 #endif
 
-/// A pipe whose read end the test reads without blocking; closed with the value.
+/// A pipe whose read end the test reads without blocking; closed with the value. With
+/// `nonBlockingWrites`, its write end does not block either (as a runtime may hand over stdout).
 private final class TestPipe: Sendable {
     let readEnd: Int32
     let writeEnd: Int32
 
-    init() throws {
+    init(nonBlockingWrites: Bool = false) throws {
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw POSIXError(.EMFILE) }
         (readEnd, writeEnd) = (ends[0], ends[1])
         _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+        if nonBlockingWrites { _ = fcntl(writeEnd, F_SETFL, fcntl(writeEnd, F_GETFL) | O_NONBLOCK) }
     }
 
     deinit {
@@ -167,8 +169,7 @@ struct LineOutputTests {
 extension LineOutputTests {
     @Test("On a non-blocking descriptor a batch larger than the pipe waits for its reader and arrives whole")
     func nonBlockingPipe() throws {
-        let pipe = try TestPipe()
-        _ = fcntl(pipe.writeEnd, F_SETFL, fcntl(pipe.writeEnd, F_GETFL) | O_NONBLOCK)
+        let pipe = try TestPipe(nonBlockingWrites: true)
         let size = 1 << 20
         let output = LineOutput(descriptor: pipe.writeEnd, delay: .seconds(600), capacity: size + 1)
         // A reader that starts late and reads slowly, while the write waits for it.
@@ -194,8 +195,7 @@ extension LineOutputTests {
 extension LineOutputTests {
     @Test("A write given up mid-line (a reader gone for a second) breaks no line: its rest goes out before the next")
     func givenUpMidLine() throws {
-        let pipe = try TestPipe()
-        _ = fcntl(pipe.writeEnd, F_SETFL, fcntl(pipe.writeEnd, F_GETFL) | O_NONBLOCK)
+        let pipe = try TestPipe(nonBlockingWrites: true)
         // Longer than the pipe holds (64 KiB by default, 1 MiB at most unprivileged) while
         // nobody reads: the write fills the pipe, waits its second and gives up mid-line.
         let size = 2 << 20
