@@ -16,9 +16,10 @@ def wait_for(driver, condition, timeout=WAIT, message=''):
         condition, message)
 
 
-def open_session(driver, base_url, session):
-    """Loads the page on a session (by its fragment) and waits until its stream is live."""
-    driver.get(f'{base_url}/#session={session["id"]}&token={session["token"]}')
+def open_session(driver, base_url, session, query=''):
+    """Loads the page on a session (by its fragment) and waits until its stream is live.
+    `query`: the page's own settings, such as `request-timeout=2`."""
+    driver.get(f'{base_url}/{"?" + query if query else ""}#session={session["id"]}&token={session["token"]}')
     wait_for_live(driver)
 
 

@@ -94,8 +94,7 @@ def test_a_stream_that_does_not_open_shows_offline_and_is_retried(browser, serve
     proxy = FreezingProxy(server)
     try:
         # The stream is checked after 1 s of silence instead of 25; a request may take 2 s.
-        browser.get(f'{proxy.url}/?request-timeout=2&stream-idle=1#session={session["id"]}&token={session["token"]}')
-        wait_for_live(browser)
+        open_session(browser, proxy.url, session, query='request-timeout=2&stream-idle=1')
         # The stream misses a change: its check notices, and the page reopens it, when the
         # server stops.
         proxy.silence()
