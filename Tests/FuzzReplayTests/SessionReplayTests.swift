@@ -29,12 +29,9 @@ struct SessionReplayTests {
 
     @Test("Any bytes decode to steps the check accepts: a sweep of seeded random inputs", arguments: 0..<4)
     func randomBytes(seed: Int) throws {
-        var state = UInt64(seed) &* 0x9E37_79B9_7F4A_7C15 &+ 1
+        var random = SplitMix64(state: UInt64(seed))
         for _ in 0..<200 {
-            let bytes = (0..<256).map { _ -> UInt8 in
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                return UInt8(truncatingIfNeeded: state >> 56)
-            }
+            let bytes = (0..<256).map { _ in UInt8(truncatingIfNeeded: random.next()) }
             try StepSequenceCheck.run(bytes)
         }
     }

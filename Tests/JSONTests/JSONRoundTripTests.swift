@@ -55,8 +55,9 @@ struct RandomJSON {
         state = seed &+ 0x9E37_79B9_7F4A_7C15
     }
 
-    /// SplitMix64: tiny, fast and good enough to vary test data.
-    private mutating func next() -> UInt64 {
+    /// SplitMix64, as SessionChecks' is: the JSON tests depend on the JSON module alone, so
+    /// they keep this one copy rather than take Presentation in with SessionChecks.
+    mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var mixed = state
         mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -34,9 +34,9 @@ struct JSONWriterShortcutTests {
                 if String(decoding: writer.bytes, as: UTF8.self) != "\"\(Timestamp.string(date))\"" { mismatches.append(seconds) }
             }
         }
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        var random = RandomJSON(seed: 0)
         for _ in 0..<20_000 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let state = random.next()
             let seconds = Double(Int(state >> 11) % 315_537_897_600) - 62_135_596_800 + Double(state % 1000) / 1000
             let date = Date(timeIntervalSince1970: seconds)
             var writer = JSONWriter()

@@ -1,5 +1,6 @@
 import JSON
 import Presentation
+import SessionChecks
 import Testing
 
 @testable import PresentationAPI
@@ -253,18 +254,11 @@ struct PlainCreationBodyTests {
 
 /// Screen bodies that are mostly plain, with a few of everything that is not.
 struct BodyGenerator {
-    var state: UInt64
+    var random: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { random = SplitMix64(state: seed) }
 
-    mutating func next(_ bound: Int) -> Int {
-        // SplitMix64.
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Int((z ^ (z >> 31)) % UInt64(bound))
-    }
+    mutating func next(_ bound: Int) -> Int { random.int(0..<bound) }
 
     mutating func pick(_ choices: [String]) -> String { choices[next(choices.count)] }
 

@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import MicroHTTP
 import Presentation
+import SessionChecks
 import Testing
 
 @testable import PresentationAPI
@@ -42,11 +43,8 @@ struct TreeLayoutTests {
         var session = SessionJSONCacheTests.session()
         var (json, layout) = Self.written(session)
         // A fixed sequence, so that a failure repeats.
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int(state >> 33) % bound
-        }
+        var random = SplitMix64(state: 0x9E37_79B9_7F4A_7C15)
+        func next(_ bound: Int) -> Int { random.int(0..<bound) }
         var made: [String: Int] = [:]
         var declined = 0
         for _ in 0..<4_000 {
