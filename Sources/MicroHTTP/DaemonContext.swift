@@ -20,7 +20,7 @@ final class DaemonContext: Sendable {
     let connectionsPerAddress: ConnectionsPerAddress?
     let accessLog: (@Sendable (HTTPAccessRecord) -> Void)?
     /// Where libmicrohttpd's own messages go; nil writes them to stderr.
-    let libraryLog: (@Sendable (String) -> Void)?
+    let libraryLog: (@Sendable (LibraryMessage) -> Void)?
     private let inFlight = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     /// Set once the grace period is over: parked requests are closed unanswered.
@@ -33,7 +33,7 @@ final class DaemonContext: Sendable {
         trustedProxies: TrustedProxies,
         connectionsPerAddress: ConnectionsPerAddress?,
         accessLog: (@Sendable (HTTPAccessRecord) -> Void)?,
-        libraryLog: (@Sendable (String) -> Void)?
+        libraryLog: (@Sendable (LibraryMessage) -> Void)?
     ) {
         self.trustedProxies = trustedProxies
         self.connectionsPerAddress = connectionsPerAddress
@@ -56,7 +56,7 @@ final class DaemonContext: Sendable {
             return
         }
         if let libraryLog {
-            libraryLog(message)
+            libraryLog(LibraryMessage(message))
         } else {
             var line = "libmicrohttpd: \(message)\n"
             line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }

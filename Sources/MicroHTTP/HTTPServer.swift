@@ -28,7 +28,7 @@ public final class HTTPServer: Sendable {
     public init(
         configuration: HTTPServerConfiguration,
         handler: some HTTPHandler,
-        libraryLog: (@Sendable (String) -> Void)? = nil,
+        libraryLog: (@Sendable (LibraryMessage) -> Void)? = nil,
         accessLog: (@Sendable (HTTPAccessRecord) -> Void)? = nil
     ) {
         self.configuration = configuration

@@ -61,6 +61,12 @@ extension PresentationAPI {
                 [("method", key.method), ("route", key.route), ("status", String(key.status))], Double(count))
         }
         text.family(
+            "presentation_http_refused_total", type: "counter",
+            help: "Requests libmicrohttpd answered itself, by status: a request line or headers too large (414, 431), an HTTP version it does not speak (505), a malformed header or chunk (400).")
+        for (status, count) in metrics.refusalCounts().sorted(by: { $0.key < $1.key }) {
+            text.sample("presentation_http_refused_total", [("status", String(status))], Double(count))
+        }
+        text.family(
             "presentation_http_request_duration_seconds", type: "histogram",
             help: "Time from the request's headers to its answer being queued.")
         for (route, histogram) in latencies.sorted(by: { $0.key < $1.key }) {

@@ -95,6 +95,12 @@ public final class PresentationAPI: HTTPHandler {
         metrics.record(method: access.method, route: route, status: access.status, duration: access.duration)
     }
 
+    /// Counts a request libmicrohttpd answered itself (`LibraryMessage.refusal`) for
+    /// `/metrics`: it never reached the handler, so the access hook never saw it.
+    public func record(_ message: LibraryMessage) {
+        if let status = message.refusal { metrics.recordRefusal(status: status) }
+    }
+
     /// The reply, and the pattern of the route that made it (nil when the path matched none).
     private func route(_ request: HTTPRequest) -> (HTTPReply, String?) {
         switch Route.table.match(request.method, request.path) {

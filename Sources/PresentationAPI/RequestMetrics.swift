@@ -84,6 +84,9 @@ final class RequestMetrics: Sendable {
     }
 
     private let stripes: [Stripe]
+    /// Requests libmicrohttpd answered itself, by status: rare (each is a malformed or
+    /// oversized request), so one lock is enough, and the statuses it sends are a handful.
+    private let refusals = Mutex<[Int: Int]>([:])
 
     init(stripes: Int = 16) {
         self.stripes = (0..<stripes).map { _ in Stripe() }
@@ -97,6 +100,15 @@ final class RequestMetrics: Sendable {
         stripes[Self.stripeIndex(of: stripes.count)].counts.withLock { counts in
             counts.observe(seconds, for: key)
         }
+    }
+
+    func recordRefusal(status: HTTPStatus) {
+        refusals.withLock { $0[status.rawValue, default: 0] += 1 }
+    }
+
+    /// Counts of libmicrohttpd's own answers, by status.
+    func refusalCounts() -> [Int: Int] {
+        refusals.withLock { $0 }
     }
 
     /// Every stripe added up.

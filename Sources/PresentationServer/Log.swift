@@ -74,9 +74,13 @@ enum Log {
         line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 
-    /// A message from libmicrohttpd itself (a refused TLS handshake, a socket error).
-    static func library(_ message: String) {
-        Log.message(level: "warning", "libmicrohttpd", [("message", .string(message))])
+    /// A message from libmicrohttpd itself (a refused TLS handshake, a socket error), with the
+    /// status it answered when it refused a request on its own: a request that never reached
+    /// the server, so it has no `request` line.
+    static func library(_ message: LibraryMessage) {
+        var fields: [(String, JSONValueLike)] = [("message", .string(message.text))]
+        if let status = message.refusal { fields.append(("status", .int(status.rawValue))) }
+        Log.message(level: "warning", "libmicrohttpd", fields)
     }
 
     static func info(_ event: String, _ fields: [(String, JSONValueLike)] = []) {

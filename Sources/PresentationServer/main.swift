@@ -51,7 +51,13 @@ let (store, journal) = StoreSetup.open(options)
 let sweep = StoreSetup.startSweep(store, every: StoreSetup.sweepInterval(options.limits))
 let api = PresentationAPI(store: store, configuration: options.api, staticFiles: staticFiles)
 let accessLog = options.accessLog
-let server = HTTPServer(configuration: options.server, handler: api, libraryLog: Log.library) { record in
+let server = HTTPServer(
+    configuration: options.server, handler: api,
+    libraryLog: { message in
+        api.record(message)
+        Log.library(message)
+    }
+) { record in
     api.record(record)
     if accessLog { Log.request(record) }
 }

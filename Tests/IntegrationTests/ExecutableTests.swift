@@ -35,6 +35,13 @@ struct ExecutableTests {
         }
         #expect(try status(4000) == "200")
         #expect(try status(10_000) == "431")
+        #expect(try server.terminate() == 0)
+        // The 431 never reached the server, so it has no request line: libmicrohttpd's message
+        // is its only trace, and names the status for a log query to find.
+        let refusals = server.logLines().filter { $0["event"] as? String == "libmicrohttpd" }
+        #expect(refusals.count == 1, "\(refusals)")
+        #expect(refusals.first?["status"] as? Int == 431)
+        #expect((refusals.first?["message"] as? String)?.contains("431") == true)
     }
 
     @Test("A weak admin token, a missing token file and a bad CORS origin are refused at start")

@@ -36,8 +36,11 @@ final class TestServer: Sendable {
             connectionsPerAddress: api.connectionsPerAddress,
             shutdownGraceSeconds: 2
         )
-        // As the executable does: every answered request is counted for /metrics.
-        http = HTTPServer(configuration: configuration, handler: handler, accessLog: { handler.record($0) })
+        // As the executable does: every answered request is counted for /metrics, and so is
+        // every request libmicrohttpd refused itself.
+        http = HTTPServer(
+            configuration: configuration, handler: handler, libraryLog: { handler.record($0) },
+            accessLog: { handler.record($0) })
         port = try http.start()
     }
 
