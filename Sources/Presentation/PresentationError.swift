@@ -4,6 +4,9 @@ public enum PresentationError: Error, Hashable, Sendable {
     case screenNotFound(ScreenID)
     /// Not currently presented: never was, or already closed.
     case presentationNotFound(PresentationID)
+    /// Neither open nor among the closed presentations whose outcome the session keeps: never
+    /// presented, or closed before the newest `Limits.outcomesKept`.
+    case outcomeNotKept(PresentationID)
     case cannotPopRoot
     case alreadyOnTop(ScreenID)
     /// The screen exists, but lower down than the topmost stack, which is the only one operations touch.

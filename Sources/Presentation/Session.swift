@@ -150,7 +150,7 @@ public struct Session: Equatable, Sendable {
         if let open = chain.links.first(where: { $0.id == id }) {
             return PresentationOutcome(id: id, style: open.style, presentedBy: open.presentedBy, status: .presented)
         }
-        guard let closed = outcomes.outcome(of: id) else { throw .presentationNotFound(id) }
+        guard let closed = outcomes.outcome(of: id) else { throw .outcomeNotKept(id) }
         return closed
     }
 

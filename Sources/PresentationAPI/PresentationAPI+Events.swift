@@ -88,7 +88,7 @@ extension PresentationAPI {
             },
             timeout: { session in
                 (try? session.outcome(of: presentation)).map { Self.statusResponse($0, session) }
-                    ?? ProblemDetails(for: PresentationError.presentationNotFound(presentation)).response
+                    ?? ProblemDetails(for: PresentationError.outcomeNotKept(presentation)).response
             })
     }
 

@@ -101,6 +101,11 @@ struct ProblemDetails: Sendable {
             self.init(status: .notFound, code: "screen_not_found", detail: "no screen \(id) in this session")
         case .presentationNotFound(let id):
             self.init(status: .notFound, code: "presentation_not_found", detail: "no open presentation \(id)")
+        case .outcomeNotKept(let id):
+            // The same code as an unknown id: to a client both mean there is nothing to read.
+            self.init(
+                status: .notFound, code: "presentation_not_found",
+                detail: "presentation \(id) is not open and no outcome of it is kept: never presented, or closed before the newest the session keeps")
         case .cannotPopRoot:
             self.init(status: .conflict, code: "cannot_pop_root", detail: "the top stack shows only its root screen")
         case .alreadyOnTop(let id):

@@ -254,8 +254,12 @@ struct PresentationTests {
                 "emitted": Wire.null,
             ]
             #expect(JSONText.canonical(try response.json()) == JSONText.canonical(expected))
-            try client.get(session.route("presentations/p99"), token: session.token).expectProblem(
-                404, "presentation_not_found")
+            let unknown = try client.get(session.route("presentations/p99"), token: session.token)
+            unknown.expectProblem(404, "presentation_not_found")
+            // The status route reads closed presentations too: its detail must not say "open".
+            let detail = try unknown.json().string("detail") ?? ""
+            #expect(detail.contains("no outcome of it is kept"), "\(detail)")
+            #expect(!detail.hasPrefix("no open presentation"), "\(detail)")
         }
     }
 

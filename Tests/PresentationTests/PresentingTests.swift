@@ -203,7 +203,7 @@ struct PresentingTests {
     @Test("The outcome of an unknown presentation is not found")
     func unknownOutcome() {
         let session = Fixture.session()
-        #expect(throws: PresentationError.presentationNotFound(presentationID("p1"))) {
+        #expect(throws: PresentationError.outcomeNotKept(presentationID("p1"))) {
             try session.outcome(of: presentationID("p1"))
         }
     }
@@ -217,7 +217,7 @@ struct PresentingTests {
             try session.run(.dismiss(presentation: nil, result: nil), limits: limits)
         }
         // p3, p6, p9 were closed in that order; only the last two are kept.
-        #expect(throws: PresentationError.presentationNotFound(presentationID("p3"))) {
+        #expect(throws: PresentationError.outcomeNotKept(presentationID("p3"))) {
             try session.outcome(of: presentationID("p3"))
         }
         #expect(try session.outcome(of: presentationID("p6")).status == .cancelled)

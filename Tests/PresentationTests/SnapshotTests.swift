@@ -110,7 +110,7 @@ struct SnapshotTests {
         let restored = try Self.restore(session.snapshot, limits: Limits(outcomesKept: 2))
         #expect(restored.keptOutcomes.map(\.id) == Array(all.suffix(2)))
         #expect(try restored.outcome(of: all[2]).result == .string("third"))
-        #expect(throws: PresentationError.presentationNotFound(all[0])) { try restored.outcome(of: all[0]) }
+        #expect(throws: PresentationError.outcomeNotKept(all[0])) { try restored.outcome(of: all[0]) }
     }
 
     @Test("The tree limits apply to a restored session")
