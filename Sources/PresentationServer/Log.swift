@@ -15,8 +15,9 @@ import PresentationAPI
 /// Structured log lines, one JSON object per line on stdout, for a log collector.
 ///
 /// Lines go out through one `LineOutput`, so lines from different threads never interleave
-/// and keep their order. Request lines may wait there a moment to go out in a batch
-/// (`--access-log-flush-ms`); every other line goes out at once, with those waiting before it.
+/// and keep their order. Request lines, and libmicrohttpd's lines for the requests it refused
+/// itself, may wait there a moment to go out in a batch (`--access-log-flush-ms`); every other
+/// line goes out at once, with those waiting before it.
 enum Log {
     static let output = LineOutput(descriptor: STDOUT_FILENO)
 
@@ -76,11 +77,13 @@ enum Log {
 
     /// A message from libmicrohttpd itself (a refused TLS handshake, a socket error), with the
     /// status it answered when it refused a request on its own: a request that never reached
-    /// the server, so it has no `request` line.
+    /// the server, so it has no `request` line. Such a line stands for a request, as a request
+    /// line does, and waits in the batch as those do: a client sending malformed requests
+    /// would otherwise cost the server a write of its own for each.
     static func library(_ message: LibraryMessage) {
         var fields: [(String, JSONValueLike)] = [("message", .string(message.text))]
         if let status = message.refusal { fields.append(("status", .int(status.rawValue))) }
-        Log.message(level: "warning", "libmicrohttpd", fields)
+        Log.message(level: "warning", "libmicrohttpd", fields, now: message.refusal == nil)
     }
 
     static func info(_ event: String, _ fields: [(String, JSONValueLike)] = []) {
@@ -91,7 +94,7 @@ enum Log {
         message(level: "error", event, fields)
     }
 
-    private static func message(level: String, _ event: String, _ fields: [(String, JSONValueLike)]) {
+    private static func message(level: String, _ event: String, _ fields: [(String, JSONValueLike)], now: Bool = true) {
         var writer = JSONWriter(capacity: 192)
         begin(&writer, level: level, event: event)
         for (name, value) in fields {
@@ -101,7 +104,7 @@ enum Log {
             case .int(let int): writer.writeInt(int)
             }
         }
-        emit(&writer, now: true)
+        emit(&writer, now: now)
     }
 
     /// A line's first members: when, how grave, what.

@@ -303,6 +303,20 @@ struct ExecutableTests {
         #expect(events.suffix(2) == ["stopping", "stopped"] || events.last == "stopped")
     }
 
+    @Test("A refusal's line waits in the batch as request lines do, and a stop writes it")
+    func refusalLinesAreBatched() throws {
+        let server = try ServerProcess.start(arguments: ["--port", "0", "--access-log-flush-ms", "10000"])
+        let url = "http://127.0.0.1:\(try server.port())/healthz"
+        let pad = String(repeating: "p", count: 20_000)
+        #expect(try Curl.run(["-s", "-o", "/dev/null", "-w", "%{http_code}", url, "-H", "X-Pad: \(pad)"]) == "431")
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(!server.output.contains("\"libmicrohttpd\""), "written at once: \(server.output)")
+        #expect(try server.terminate() == 0)
+        let events = server.logLines().compactMap { $0["event"] as? String }
+        let refusal = try #require(events.firstIndex(of: "libmicrohttpd"), "the waiting line was lost: \(events)")
+        #expect(refusal < (events.firstIndex(of: "stopped") ?? 0))
+    }
+
     @Test("SIGTERM releases a waiting long poll and still exits 0")
     func shutdownReleasesWaiters() throws {
         let server = try ServerProcess.start(arguments: ["--port", "0"])
