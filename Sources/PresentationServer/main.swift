@@ -91,11 +91,18 @@ let signalQueue = DispatchQueue(label: "signals")
 let signalSources = stopSignals.map { number in
     signal(number, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
-    source.setEventHandler { @Sendable [api, server, sweep, journal] in
+    source.setEventHandler { @Sendable [api, server, sweep, store, journal] in
         Log.info("stopping", [("signal", .int(Int(number)))])
         api.beginShutdown()
         server.stop()
         sweep.cancel()
+        // Reads move idle deadlines in memory only, until the sweep writes them (up to 30 s
+        // later): unwritten, the restarted server would expire a session read meanwhile early.
+        do {
+            try store.writeLeases()
+        } catch {
+            Log.error("lease_write_failed", [("reason", .string("\(error)"))])
+        }
         journal?.close()
         Log.info("stopped")
         exit(0)
