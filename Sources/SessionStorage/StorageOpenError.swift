@@ -1,5 +1,6 @@
 /// Why the server cannot start on a data directory: it never serves state it cannot vouch for.
 public enum StorageOpenError: Error, CustomStringConvertible {
+    /// `path` is the file that could not be opened: the database, or the lock file beside it.
     case cannotOpen(path: String, reason: String)
     /// Another process, most likely a second server, holds the data directory's lock file.
     case inUse(path: String, holder: Int32?)
@@ -13,7 +14,7 @@ public enum StorageOpenError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason):
-            "cannot open the session database \(path): \(reason)"
+            "cannot open \(path): \(reason)"
         case .inUse(let path, let holder):
             "the data directory is in use: \(holder.map { "process \($0)" } ?? "another process") holds \(path)."
                 + " Two servers on one directory would overwrite each other's sessions; give each its own --data-dir"

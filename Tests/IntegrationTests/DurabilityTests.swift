@@ -227,6 +227,17 @@ struct DurabilityTests {
         #expect(try restarted.terminate() == 0)
     }
 
+    @Test("A lock file that cannot be opened stops start-up with a message naming the lock file, not the database")
+    func unopenableLockFile() throws {
+        let data = DataDirectory()
+        // A directory where the lock file goes: open(2) fails with EISDIR, even for root.
+        try FileManager.default.createDirectory(atPath: data.path + "/sessions.lock", withIntermediateDirectories: true)
+        let refusal = try data.refusal()
+        #expect(refusal.status == 1)
+        #expect(refusal.errors.contains("cannot open \(data.path)/sessions.lock: cannot open the lock file"), "\(refusal.errors)")
+        #expect(!refusal.errors.contains("session database"), "\(refusal.errors)")
+    }
+
     @Test("A damaged database file stops start-up with a clear message and a non-zero exit", arguments: 0..<3)
     func damagedFile(index: Int) throws {
         let data = DataDirectory()
