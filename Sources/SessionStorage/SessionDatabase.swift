@@ -147,7 +147,7 @@ public enum SessionDatabase {
             _ = try connection.texts("PRAGMA wal_autocheckpoint = \(walCheckpointPages)")
             let check = try connection.texts("PRAGMA quick_check")
             guard check == ["ok"] else {
-                throw StorageOpenError.corrupt(path: path, details: check.prefix(3).joined(separator: "; "))
+                throw StorageOpenError.corrupt(path: path, details: Self.quickCheckSummary(check))
             }
             if let maxPageCount {
                 _ = try connection.texts("PRAGMA max_page_count = \(maxPageCount)")
@@ -174,5 +174,14 @@ public enum SessionDatabase {
         } catch {
             throw .cannotOpen(path: path, reason: "\(error)")
         }
+    }
+
+    /// The first three of `quick_check`'s complaints, and how many more: SQLite may return them
+    /// as rows or as lines of one row, and a badly damaged file has hundreds, which would make
+    /// the refusal a page long.
+    static func quickCheckSummary(_ rows: [String]) -> String {
+        let complaints = rows.flatMap { $0.split(separator: "\n", omittingEmptySubsequences: true) }
+        let shown = complaints.prefix(3).joined(separator: "; ")
+        return complaints.count > 3 ? shown + "; and \(complaints.count - 3) more" : shown
     }
 }

@@ -367,3 +367,16 @@ struct LogTests {
         return revisions
     }
 }
+
+/// What a refusal of a damaged file quotes of SQLite's own check.
+@Suite("quick_check's complaints in a refusal")
+struct QuickCheckSummaryTests {
+    @Test("Complaints in rows or in lines of one row are cut to three, with how many more")
+    func cutToThree() {
+        let lines = (1...5).map { "Page \($0): btreeInitPage() returns error code 11" }
+        let expected = lines.prefix(3).joined(separator: "; ") + "; and 2 more"
+        #expect(SessionDatabase.quickCheckSummary([lines.joined(separator: "\n")]) == expected)
+        #expect(SessionDatabase.quickCheckSummary(lines) == expected)
+        #expect(SessionDatabase.quickCheckSummary(["*** in database main ***", "Page 4: bad"]) == "*** in database main ***; Page 4: bad")
+    }
+}
