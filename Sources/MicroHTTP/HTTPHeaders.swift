@@ -123,6 +123,13 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         return values + added.compactMap { $0.name.caseInsensitiveEquals(name) ? $0.value : nil }
     }
 
+    /// The list field `name` as one value: its field lines joined by commas, as RFC 9110 5.3
+    /// combines them (a proxy may split a list over several lines); nil when there is none.
+    public func list(_ name: String) -> String? {
+        let values = values(name)
+        return values.count > 1 ? values.joined(separator: ", ") : values.first
+    }
+
     /// Adds a field, keeping any earlier one of the same name.
     public mutating func add(_ name: String, _ value: String) {
         added.append((name: name, value: value))

@@ -49,7 +49,7 @@ public final class StaticFiles: Sendable {
     public func response(for request: HTTPRequest) -> HTTPResponse? {
         guard let file = file(at: request.path) else { return nil }
         var headers: HTTPHeaders = ["ETag": file.entityTag, "Cache-Control": "no-cache"]
-        if let condition = request.headers["If-None-Match"], EntityTags.any(in: condition, matches: file.entityTag) {
+        if let condition = request.headers.list("If-None-Match"), EntityTags.any(in: condition, matches: file.entityTag) {
             return HTTPResponse(status: .notModified, headers: headers)
         }
         headers.add("Content-Type", file.mediaType.value)

@@ -86,7 +86,7 @@ extension PresentationAPI {
         let id = try sessionID(rawID)
         // Read before the session, so that a header refused keeps no session alive; nil
         // without one, `.some(nil)` for `*`.
-        let notModified = try request.headers["If-None-Match"].map { header throws(APIError) in
+        let notModified = try request.headers.list("If-None-Match").map { header throws(APIError) in
             try ETag.revisions(in: header, name: .ifNoneMatch)
         }
         var answer: Result<HTTPResponse, APIError>?
@@ -163,7 +163,7 @@ extension PresentationAPI {
         _ rawID: Substring, _ steps: Mutation.Steps, _ request: HTTPRequest, token: SessionTokenDigest, route: String
     ) throws -> HTTPReply {
         let id = try sessionID(rawID)
-        let expected = try request.headers["If-Match"].map { header throws(APIError) in
+        let expected = try request.headers.list("If-Match").map { header throws(APIError) in
             try ETag.revisions(in: header, name: .ifMatch)
         }
         let key = try idempotencyKey(request)

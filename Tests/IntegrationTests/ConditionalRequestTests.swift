@@ -42,6 +42,27 @@ struct ConditionalRequestTests {
         }
     }
 
+    /// RFC 9110 5.3: a list field sent as several field lines is one list, the lines joined by
+    /// commas; a proxy may split a list so. Only the first line was read, so a tag on the second
+    /// matched nothing.
+    @Test("If-None-Match and If-Match read a list sent over several field lines whole")
+    func conditionsOverSeveralLines() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let unchanged = try client.get(
+                session.route(), token: session.token, headers: [("If-None-Match", "\"7\""), ("If-None-Match", "\"1\"")])
+            #expect(unchanged.status == 304)
+            try client.post(
+                "push", to: session, json: ["screen": "a"], headers: [("If-Match", "\"7\""), ("If-Match", "\"1\"")]
+            ).expectSession(revision: 2)
+            // Every line counts: a stale tag on each is still 412.
+            try client.post(
+                "push", to: session, json: ["screen": "b"], headers: [("If-Match", "\"1\""), ("If-Match", "\"7\"")]
+            ).expectProblem(412, "revision_mismatch")
+        }
+    }
+
     @Test("Reads of one revision from many clients at once get the same answer, sent from one prepared response")
     func sharedReadAnswer() throws {
         try withServer(api: CORSTests.api) { server in
