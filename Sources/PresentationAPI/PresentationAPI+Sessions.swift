@@ -97,7 +97,10 @@ extension PresentationAPI {
                 return false
             }
             if let notModified, notModified == nil || notModified?.contains(session.revision) == true {
-                answer = .success(HTTPResponse(status: .notModified, headers: ["ETag": ETag.value(for: session.revision)]))
+                // RFC 9110 15.4.5: a 304 carries the Cache-Control the 200 would, or a cache
+                // refreshing its stored answer with it would keep it by rules of its own.
+                let headers: HTTPHeaders = ["ETag": ETag.value(for: session.revision), "Cache-Control": "no-store"]
+                answer = .success(HTTPResponse(status: .notModified, headers: headers))
             } else {
                 answer = .success(sessionJSON.readResponse(for: session))
             }

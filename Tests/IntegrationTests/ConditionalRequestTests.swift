@@ -21,6 +21,24 @@ struct ConditionalRequestTests {
         }
     }
 
+    /// RFC 9110 15.4.5: a 304 MUST carry the Cache-Control a 200 to the same request would, so
+    /// that a cache refreshing its stored answer with it learns no other rule than `no-store`.
+    @Test("A 304 carries the Cache-Control the 200 would")
+    func notModifiedKeepsCacheControl() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let whole = try client.get(session.route(), token: session.token)
+            #expect(whole.header("Cache-Control") == "no-store")
+            for method in ["GET", "HEAD"] {
+                let unchanged = try client.request(
+                    method, session.route(), token: session.token, headers: [("If-None-Match", "\"1\"")])
+                #expect(unchanged.status == 304)
+                #expect(unchanged.header("Cache-Control") == whole.header("Cache-Control"), "\(method)")
+            }
+        }
+    }
+
     /// `*` matches any current representation (RFC 9110 13.1.2): a client that asks for the
     /// session only if it has none gets 304 for one that exists, whatever its revision. A list
     /// matches when any tag in it does.
