@@ -4,4 +4,7 @@ public enum HTTPRefusal: Sendable, Hashable {
     case bodyTooLarge(limit: Int)
     /// The server is stopping; a parked request is released with this.
     case shuttingDown
+    /// A header that leaves the request's framing or target in doubt (`RequestFraming`):
+    /// answered before the body is read, and the connection closed after it.
+    case invalidHeader(name: String, reason: String)
 }

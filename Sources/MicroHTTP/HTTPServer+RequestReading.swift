@@ -151,3 +151,54 @@ private func collectForwardedFor(
     cls.assumingMemoryBound(to: [String].self).pointee.append(String(cString: value))
     return .YES
 }
+
+/// The fields that say where a request ends, gathered in one pass over its headers, for the
+/// checks libmicrohttpd 0.9.75 leaves out (RFC 9112, section 6): it takes the first of two
+/// Content-Lengths, which leaves a proxy in front and this server disagreeing on where the
+/// next request begins.
+struct RequestFraming {
+    /// True once a Content-Length differs from the first.
+    private var lengthsDiffer = false
+    private var firstLength: UnsafePointer<CChar>?
+
+    init(of connection: OpaquePointer) {
+        withUnsafeMutablePointer(to: &self) { pointer in
+            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectFraming, pointer)
+        }
+    }
+
+    /// Why the request cannot be read safely, or nil.
+    func refusal() -> HTTPRefusal? {
+        if lengthsDiffer { return .invalidHeader(name: "Content-Length", reason: "sent twice with different values") }
+        return nil
+    }
+
+    fileprivate mutating func add(name: UnsafePointer<CChar>, value: UnsafePointer<CChar>?) {
+        // Most names fail at their first letter, before any strcasecmp.
+        switch UInt8(bitPattern: name.pointee) | 0x20 {
+        case UInt8(ascii: "c"):
+            guard strcasecmp(name, "Content-Length") == 0 else { return }
+            // No value is not a number: libmicrohttpd refuses that itself.
+            guard let value else { return }
+            if let first = firstLength {
+                if strcmp(first, value) != 0 { lengthsDiffer = true }
+            } else {
+                firstLength = value
+            }
+        default:
+            return
+        }
+    }
+}
+
+/// MHD_KeyValueIterator: `cls` points at the RequestFraming being gathered.
+private func collectFraming(
+    _ cls: UnsafeMutableRawPointer?,
+    _ kind: MHD_ValueKind,
+    _ key: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?
+) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    cls.assumingMemoryBound(to: RequestFraming.self).pointee.add(name: key, value: value)
+    return .YES
+}

@@ -142,6 +142,8 @@ public final class PresentationAPI: HTTPHandler {
             switch refusal {
             case .bodyTooLarge(let limit): ProblemDetails(for: APIError.bodyTooLarge(limit: limit)).response
             case .shuttingDown: ProblemDetails(for: APIError.shuttingDown).response
+            case .invalidHeader(let name, let reason):
+                ProblemDetails(for: APIError.invalidHeader(name: name, reason: reason)).response
             }
         for field in configuration.cors.responseHeaders(origin: requestHeaders["Origin"]) where response.headers[field.name] == nil {
             response.headers.add(field.name, field.value)
