@@ -154,12 +154,17 @@ private func collectForwardedFor(
 
 /// The fields that say where a request ends, gathered in one pass over its headers, for the
 /// checks libmicrohttpd 0.9.75 leaves out (RFC 9112, section 6): it takes the first of two
-/// Content-Lengths, which leaves a proxy in front and this server disagreeing on where the
-/// next request begins.
+/// Content-Lengths, reads chunks and keeps the connection open when a Content-Length comes
+/// with them, and waits for the close on any coding other than `chunked`. Each leaves a proxy
+/// in front and this server disagreeing on where the next request begins.
 struct RequestFraming {
+    private var lengths = 0
     /// True once a Content-Length differs from the first.
     private var lengthsDiffer = false
     private var firstLength: UnsafePointer<CChar>?
+    private var codings = 0
+    /// True when the one Transfer-Encoding is `chunked`, spelled as libmicrohttpd reads it.
+    private var chunked = false
 
     init(of connection: OpaquePointer) {
         withUnsafeMutablePointer(to: &self) { pointer in
@@ -169,6 +174,16 @@ struct RequestFraming {
 
     /// Why the request cannot be read safely, or nil.
     func refusal() -> HTTPRefusal? {
+        if codings > 0 {
+            // RFC 9112 6.1 allows reading such a request by its chunks, but then the connection
+            // must be closed after it: refusing is as safe, and answers before the body.
+            if lengths > 0 {
+                return .invalidHeader(name: "Transfer-Encoding", reason: "sent with Content-Length, which one frames the body is unclear")
+            }
+            if codings > 1 || !chunked {
+                return .invalidHeader(name: "Transfer-Encoding", reason: "only chunked is read")
+            }
+        }
         if lengthsDiffer { return .invalidHeader(name: "Content-Length", reason: "sent twice with different values") }
         return nil
     }
@@ -178,6 +193,7 @@ struct RequestFraming {
         switch UInt8(bitPattern: name.pointee) | 0x20 {
         case UInt8(ascii: "c"):
             guard strcasecmp(name, "Content-Length") == 0 else { return }
+            lengths += 1
             // No value is not a number: libmicrohttpd refuses that itself.
             guard let value else { return }
             if let first = firstLength {
@@ -185,6 +201,10 @@ struct RequestFraming {
             } else {
                 firstLength = value
             }
+        case UInt8(ascii: "t"):
+            guard strcasecmp(name, "Transfer-Encoding") == 0 else { return }
+            codings += 1
+            chunked = value.map { strcasecmp($0, "chunked") == 0 } ?? false
         default:
             return
         }
