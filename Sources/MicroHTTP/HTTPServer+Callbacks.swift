@@ -106,7 +106,7 @@ func handleAccess(
             clientAddress: clientAddress(of: connection, trusting: daemon.trustedProxies))
         // Released by handleCompleted.
         requestSlot.pointee = Unmanaged.passRetained(request).toOpaque()
-        if let refusal = RequestFraming(of: connection).refusal() {
+        if let refusal = RequestFraming(of: connection).refusal(version: version) {
             // As for a body too large: answered before any of the body is read, which makes
             // libmicrohttpd close the connection, so that no byte of it is taken for a request.
             daemon.requestStarted(request)

@@ -152,12 +152,14 @@ private func collectForwardedFor(
     return .YES
 }
 
-/// The fields that say where a request ends, gathered in one pass over its headers, for the
-/// checks libmicrohttpd 0.9.75 leaves out (RFC 9112, section 6): it takes the first of two
-/// Content-Lengths, reads chunks and keeps the connection open when a Content-Length comes
-/// with them, and waits for the close on any coding other than `chunked`. Each leaves a proxy
-/// in front and this server disagreeing on where the next request begins.
+/// The fields that say where a request ends and whom it is for, gathered in one pass over its
+/// headers, for the checks libmicrohttpd 0.9.75 leaves out (RFC 9112, sections 3.2 and 6): it
+/// takes the first of two Content-Lengths, reads chunks and keeps the connection open when a
+/// Content-Length comes with them, waits for the close on any coding other than `chunked`,
+/// and answers a request without a Host or with two. Each leaves a proxy in front and this
+/// server disagreeing on where the next request begins, or on which host this one is for.
 struct RequestFraming {
+    private var hosts = 0
     private var lengths = 0
     /// True once a Content-Length differs from the first.
     private var lengthsDiffer = false
@@ -172,8 +174,8 @@ struct RequestFraming {
         }
     }
 
-    /// Why the request cannot be read safely, or nil.
-    func refusal() -> HTTPRefusal? {
+    /// Why the request cannot be read safely, or nil. `version` is the request line's.
+    func refusal(version: UnsafePointer<CChar>?) -> HTTPRefusal? {
         if codings > 0 {
             // RFC 9112 6.1 allows reading such a request by its chunks, but then the connection
             // must be closed after it: refusing is as safe, and answers before the body.
@@ -185,12 +187,19 @@ struct RequestFraming {
             }
         }
         if lengthsDiffer { return .invalidHeader(name: "Content-Length", reason: "sent twice with different values") }
+        if hosts > 1 { return .invalidHeader(name: "Host", reason: "sent more than once") }
+        // HTTP/1.0 has no Host requirement; HTTP/1.1 has (libmicrohttpd answers any other version 505).
+        if hosts == 0, let version, strcmp(version, "HTTP/1.0") != 0 {
+            return .invalidHeader(name: "Host", reason: "required in HTTP/1.1")
+        }
         return nil
     }
 
     fileprivate mutating func add(name: UnsafePointer<CChar>, value: UnsafePointer<CChar>?) {
         // Most names fail at their first letter, before any strcasecmp.
         switch UInt8(bitPattern: name.pointee) | 0x20 {
+        case UInt8(ascii: "h"):
+            if strcasecmp(name, "Host") == 0 { hosts += 1 }
         case UInt8(ascii: "c"):
             guard strcasecmp(name, "Content-Length") == 0 else { return }
             lengths += 1

@@ -1,8 +1,8 @@
 import Testing
 
-/// How a request's body is framed (RFC 9112, section 6): where libmicrohttpd 0.9.75 would
-/// guess, the server refuses, so that a proxy in front and this server never disagree on
-/// where one request ends and the next begins.
+/// How a request's body is framed (RFC 9112, section 6) and which host it is for (3.2): where
+/// libmicrohttpd 0.9.75 would guess, the server refuses, so that a proxy in front and this
+/// server never disagree on where one request ends and the next begins.
 @Suite("Request framing")
 struct RequestFramingTests {
     /// A request with its headers (`Host`, a bearer token, JSON) and no framing yet.
@@ -72,6 +72,19 @@ struct RequestFramingTests {
             try client.readResponse(to: "POST").expectProblem(400, "invalid_header")
             #expect(client.closedByServer(within: .seconds(2)))
             #expect(try server.connect().snapshot(of: session).revision == 1)
+        }
+    }
+
+    /// RFC 9112 3.2: a server MUST answer 400 to an HTTP/1.1 request without a Host, or with
+    /// more than one. HTTP/1.0 has no such rule (RequestHeaderTests sends one with no header).
+    @Test(
+        "An HTTP/1.1 request without a Host, or with two, is 400",
+        arguments: ["", "Host: a\r\nHost: b\r\n"])
+    func host(fields: String) throws {
+        try withServer { server in
+            let client = try server.connect()
+            try client.writeRaw(Array("GET /healthz HTTP/1.1\r\n\(fields)\r\n".utf8))
+            try client.readResponse().expectProblem(400, "invalid_header")
         }
     }
 }
