@@ -41,4 +41,10 @@ CMicroHTTPD_client_address(struct MHD_Connection *connection) {
     return info == NULL ? NULL : info->client_addr;
 }
 
+/// MHD_set_response_options with flags and no further option.
+static inline enum MHD_Result
+CMicroHTTPD_set_response_flags(struct MHD_Response *response, enum MHD_ResponseFlags flags) {
+    return MHD_set_response_options(response, flags, MHD_RO_END);
+}
+
 #endif

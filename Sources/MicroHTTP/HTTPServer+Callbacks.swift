@@ -333,6 +333,13 @@ private func makeResponse(
             retained.release()
             return nil
         }
+        if request.method == .head {
+            // libmicrohttpd 0.9.75 writes a chunked body's last chunk even after the headers of
+            // a HEAD answer, which has no body (RFC 9110 9.3.2): the next answer on the
+            // connection was read behind those five bytes. Unchunked, the answer is its headers
+            // alone, and the connection closes after them, as one of unknown length must.
+            _ = CMicroHTTPD_set_response_flags(made, .RF_HTTP_1_0_COMPATIBLE_STRICT)
+        }
         add(response.headers, to: made)
         return made
     }
