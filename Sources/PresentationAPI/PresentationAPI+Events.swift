@@ -10,7 +10,7 @@ extension PresentationAPI {
         // no session alive.
         let after = try integerQuery("after", request, in: 0...Int.max)
         let includesSession = try Self.includesSession(request)
-        let streams = request.headers["Accept"]?.lowercased().contains("text/event-stream") == true
+        let streams = Self.asksForStream(request)
         // A stream resumes after `Last-Event-ID`, else `after`; only a read (a long poll) waits.
         let resume = streams ? try Self.lastEventID(request) ?? after : after
         let wait = streams ? 0 : try integerQuery("wait", request, in: 0...configuration.maxWaitSeconds) ?? 0
@@ -39,6 +39,22 @@ extension PresentationAPI {
                 }
             },
             timeout: { session in Self.eventsResponse([], session, sessionJSON) })
+    }
+
+    /// True when `Accept` names `text/event-stream` with a weight above 0: `q=0` says the type
+    /// is not acceptable (RFC 9110 12.4.2), so a client that names the stream to refuse it gets
+    /// the JSON listing. Other ranges, `*/*` among them, leave JSON the answer.
+    private static func asksForStream(_ request: HTTPRequest) -> Bool {
+        guard let accept = request.headers.list("Accept") else { return false }
+        return accept.split(separator: ",").contains { range in
+            var parameters = range.split(separator: ";").makeIterator()
+            guard let type = parameters.next(), type.trimmingSpaces.lowercased() == "text/event-stream" else { return false }
+            return !parameters.contains { parameter in
+                let pair = parameter.split(separator: "=", maxSplits: 1)
+                guard pair.count == 2, pair[0].trimmingSpaces.lowercased() == "q" else { return false }
+                return Double(pair[1].trimmingSpaces) == 0
+            }
+        }
     }
 
     /// `Last-Event-ID`, the revision an event stream resumes after; nil without one.
