@@ -126,8 +126,22 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// The list field `name` as one value: its field lines joined by commas, as RFC 9110 5.3
     /// combines them (a proxy may split a list over several lines); nil when there is none.
     public func list(_ name: String) -> String? {
-        let values = values(name)
-        return values.count > 1 ? values.joined(separator: ", ") : values.first
+        guard added.isEmpty else {
+            let values = values(name)
+            return values.count > 1 ? values.joined(separator: ", ") : values.first
+        }
+        // One pass and no array: a conditional write (If-Match) asks on every request.
+        var list: String?
+        var name = name
+        name.withUTF8 { wanted in
+            forEachBlockField { fieldName, value in
+                guard Self.sameIgnoringCase(fieldName, wanted) else { return true }
+                let text = String(decoding: value, as: UTF8.self)
+                list = list.map { $0 + ", " + text } ?? text
+                return true
+            }
+        }
+        return list
     }
 
     /// Adds a field, keeping any earlier one of the same name.

@@ -106,14 +106,15 @@ func handleAccess(
             clientAddress: clientAddress(of: connection, trusting: daemon.trustedProxies))
         // Released by handleCompleted.
         requestSlot.pointee = Unmanaged.passRetained(request).toOpaque()
-        if let refusal = RequestFraming(of: connection).refusal(version: version) {
+        let framing = RequestFraming(of: connection)
+        if let refusal = framing.refusal(version: version) {
             // As for a body too large: answered before any of the body is read, which makes
             // libmicrohttpd close the connection, so that no byte of it is taken for a request.
             daemon.requestStarted(request)
             let response = daemon.handler.response(for: refusal, requestHeaders: headers(of: connection))
             return queue(response, for: request, on: connection, daemon: daemon)
         }
-        if let length = contentLength(of: connection), length > daemon.maxBodyBytes {
+        if let length = framing.contentLength, length > daemon.maxBodyBytes {
             // Answering before the body is read makes libmicrohttpd close the connection
             // afterwards, which is what we want for a body we refuse to read.
             daemon.requestStarted(request)

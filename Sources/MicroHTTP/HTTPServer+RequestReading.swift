@@ -37,10 +37,9 @@ func requestPath(_ url: UnsafePointer<CChar>?) -> String {
     return target
 }
 
-/// The Content-Length the client announced, if any: its digits read from the C string in
-/// place (every request asks, and a `String` of them cost an allocation-sized detour).
-func contentLength(of connection: OpaquePointer) -> Int? {
-    guard let value = MHD_lookup_connection_value(connection, .HEADER_KIND, "Content-Length") else { return nil }
+/// The Content-Length `value` announces: its digits read from the C string in place (every
+/// request with a body asks, and a `String` of them cost an allocation-sized detour).
+private func contentLength(_ value: UnsafePointer<CChar>) -> Int? {
     var length = 0
     var index = 0
     while case let byte = UInt8(bitPattern: value[index]), byte != 0 {
@@ -159,6 +158,10 @@ private func collectForwardedFor(
 /// and answers a request without a Host or with two. Each leaves a proxy in front and this
 /// server disagreeing on where the next request begins, or on which host this one is for.
 struct RequestFraming {
+    /// The first Content-Length, read as a number: nil without one, or when it is not a number
+    /// (libmicrohttpd refuses that itself). Gathered here, in the one pass every request makes,
+    /// rather than by a lookup of its own: each walks the headers.
+    private(set) var contentLength: Int?
     private var hosts = 0
     private var lengths = 0
     /// True once a Content-Length differs from the first.
@@ -209,6 +212,7 @@ struct RequestFraming {
                 if strcmp(first, value) != 0 { lengthsDiffer = true }
             } else {
                 firstLength = value
+                contentLength = MicroHTTP.contentLength(value)
             }
         case UInt8(ascii: "t"):
             guard strcasecmp(name, "Transfer-Encoding") == 0 else { return }
