@@ -15,6 +15,13 @@ public final class HTTPStream: Sendable {
 
     private struct State {
         var buffer: [UInt8] = []
+        /// How much of `buffer` has been handed to libmicrohttpd. Read from the front by
+        /// moving this on, not by removing the bytes: libmicrohttpd takes a few KiB a call, and
+        /// moving the rest of a large message (a backlog of every kept event) to the front on
+        /// each call made reading it quadratic.
+        var sent = 0
+        /// What is queued and not yet sent.
+        var waiting: Int { buffer.count - sent }
         var finished = false
         var closed = false
         var connection: ConnectionHandle?
@@ -24,6 +31,10 @@ public final class HTTPStream: Sendable {
 
     private let state = Mutex(State())
     private let maxBufferedBytes: Int
+
+    /// The buffer's storage kept for the next message once everything is sent: what a few
+    /// ordinary messages take, so that a stream does not allocate for each.
+    private static let keptCapacity = 64 << 10
 
     public init(maxBufferedBytes: Int = 1 << 20) {
         self.maxBufferedBytes = maxBufferedBytes
@@ -37,9 +48,15 @@ public final class HTTPStream: Sendable {
             // Behind is what is still waiting, before this message: a message larger than the
             // limit (a session's JSON may be) is taken while the reader keeps up, else it would
             // end every stream at once, and every reconnection too.
-            if state.buffer.count >= maxBufferedBytes {
+            if state.waiting >= maxBufferedBytes {
                 state.finished = true
             } else {
+                // What was sent goes once it is as much as what waits: moving the rest to the
+                // front then costs no more than what was sent, and never happens per read.
+                if state.sent > 0, state.sent >= state.waiting {
+                    state.buffer.removeFirst(state.sent)
+                    state.sent = 0
+                }
                 state.buffer.append(contentsOf: bytes)
             }
             Self.wake(&state)
@@ -77,12 +94,19 @@ public final class HTTPStream: Sendable {
     /// Called on the connection's thread by libmicrohttpd's content reader.
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Read {
         state.withLock { state in
-            if !state.buffer.isEmpty {
-                let count = min(buffer.count, state.buffer.count)
+            if state.waiting > 0 {
+                let count = min(buffer.count, state.waiting)
+                let start = state.sent
                 state.buffer.withUnsafeBytes { source in
-                    buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[..<count]))
+                    buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<start + count]))
                 }
-                state.buffer.removeFirst(count)
+                state.sent += count
+                if state.sent == state.buffer.count {
+                    // All sent: a large message's storage goes with it, rather than stay with
+                    // an idle subscriber for the rest of its stream.
+                    state.buffer.removeAll(keepingCapacity: state.buffer.capacity <= Self.keptCapacity)
+                    state.sent = 0
+                }
                 return .bytes(count)
             }
             if state.finished || state.connection == nil { return .end }
@@ -100,6 +124,7 @@ public final class HTTPStream: Sendable {
             state.connection = nil
             state.suspended = false
             state.buffer = []
+            state.sent = 0
             defer { state.onClose = nil }
             return state.onClose
         }
