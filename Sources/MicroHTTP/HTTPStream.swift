@@ -87,6 +87,12 @@ public final class HTTPStream: Sendable {
         state.withLock { $0.closed }
     }
 
+    /// The bytes of storage the stream holds for its queue, sent or not: what an idle
+    /// subscriber keeps (tests check a large message's goes once it is sent).
+    var bufferCapacity: Int {
+        state.withLock { $0.buffer.capacity }
+    }
+
     func attach(to connection: ConnectionHandle) {
         state.withLock { $0.connection = connection }
     }
