@@ -11,6 +11,11 @@ public struct APIConfiguration: Sendable {
     public var maxJSONDepth: Int
     /// Idempotency keys remembered for session creation, across all clients.
     public var creationKeysKept: Int
+    /// The most bytes those remembered answers hold: past it the oldest go first, whatever
+    /// their count. An answer carries the session made, params and all (up to the body limit,
+    /// 1 MiB): without it, 10,000 keyed creations of large sessions, each deleted at once,
+    /// held gigabytes that neither `--max-sessions` nor `--max-stored-bytes` counts.
+    public var creationReplyBytesKept: Int
     /// The digest of the administrator's token; nil turns the admin routes (listing, metrics) off.
     public var adminToken: SessionTokenDigest?
     /// Other origins whose pages may call the API; off by default.
@@ -26,6 +31,7 @@ public struct APIConfiguration: Sendable {
         heartbeatSeconds: Double = 15,
         maxJSONDepth: Int = 32,
         creationKeysKept: Int = 10_000,
+        creationReplyBytesKept: Int = 64 << 20,
         adminToken: SessionTokenDigest? = nil,
         cors: CORSPolicy = CORSPolicy(),
         creationsPerMinutePerAddress: Int? = nil,
@@ -37,6 +43,7 @@ public struct APIConfiguration: Sendable {
         self.heartbeatSeconds = heartbeatSeconds
         self.maxJSONDepth = maxJSONDepth
         self.creationKeysKept = creationKeysKept
+        self.creationReplyBytesKept = creationReplyBytesKept
         self.creationsPerMinutePerAddress = creationsPerMinutePerAddress
         self.connectionsPerAddress = connectionsPerAddress
     }

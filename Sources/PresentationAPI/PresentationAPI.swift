@@ -47,7 +47,7 @@ public final class PresentationAPI: HTTPHandler {
         documentParser = JSONParser(
             maxDepth: Self.documentDepth(bodyDepth: configuration.maxJSONDepth, limits: store.limits))
         heartbeat = Heartbeat(interval: configuration.heartbeatSeconds)
-        creations = ReplyCache(capacity: configuration.creationKeysKept)
+        creations = ReplyCache(capacity: configuration.creationKeysKept, byteBudget: configuration.creationReplyBytesKept)
         creationRate = configuration.creationsPerMinutePerAddress.map {
             CreationRateLimit(perMinute: $0, now: now().timeIntervalSinceReferenceDate)
         }

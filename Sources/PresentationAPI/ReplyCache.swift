@@ -2,12 +2,23 @@ import MicroHTTP
 import Synchronization
 
 /// Answers to session creations by idempotency key: creation has no session to keep
-/// them in, so they live here, bounded, oldest forgotten first.
+/// them in, so they live here, bounded in count and in bytes, oldest forgotten first.
 final class ReplyCache: Sendable {
     /// The first answer to a creation, and what identifies the request that got it.
     struct CreationReply: Sendable {
         let fingerprint: [UInt8]
         let response: HTTPResponse
+
+        /// What the reply holds, for the byte budget: its body and fingerprint.
+        var byteCount: Int {
+            let body: Int =
+                switch response.body {
+                case .bytes(let bytes): bytes.count
+                case .shared(let run): run.count
+                case .stream: 0
+                }
+            return body + fingerprint.count
+        }
     }
 
     /// What `make` hands back: the reply to record, or the error that made none.
@@ -25,13 +36,17 @@ final class ReplyCache: Sendable {
         /// The recorded keys, oldest first; `head` is the first still counted.
         var order: [String] = []
         var head = 0
+        /// What the recorded replies hold (`CreationReply.byteCount`).
+        var bytes = 0
     }
 
     private let state = Mutex(State())
     private let capacity: Int
+    private let byteBudget: Int
 
-    init(capacity: Int) {
+    init(capacity: Int, byteBudget: Int = .max) {
         self.capacity = max(1, capacity)
+        self.byteBudget = byteBudget
     }
 
     /// Hands `answer` the reply recorded for `key` (replayed), or runs `make` and records and
@@ -71,8 +86,9 @@ final class ReplyCache: Sendable {
         }
     }
 
-    /// Records a made reply (forgetting the oldest past the capacity) or clears the key of a
-    /// failed one; hands back the requests that waited for it.
+    /// Records a made reply (forgetting the oldest past the capacity or the byte budget; the
+    /// newest is kept even alone past the budget) or clears the key of a failed one; hands
+    /// back the requests that waited for it.
     private func finish(_ key: String, _ made: Made) -> [@Sendable (CreationReply?) -> Void] {
         state.withLock { state in
             guard case .making(let waiting) = state.slots[key] else { return [] }
@@ -82,13 +98,19 @@ final class ReplyCache: Sendable {
             }
             state.slots[key] = .recorded(reply)
             state.order.append(key)
-            if state.order.count - state.head > capacity {
-                state.slots.removeValue(forKey: state.order[state.head])
-                state.head += 1
-                if state.head > capacity {
-                    state.order.removeFirst(state.head)
-                    state.head = 0
+            state.bytes += reply.byteCount
+            while state.order.count - state.head > 1,
+                state.order.count - state.head > capacity || state.bytes > byteBudget
+            {
+                let oldest = state.order[state.head]
+                if case .recorded(let forgotten) = state.slots.removeValue(forKey: oldest) {
+                    state.bytes -= forgotten.byteCount
                 }
+                state.head += 1
+            }
+            if state.head > capacity {
+                state.order.removeFirst(state.head)
+                state.head = 0
             }
             return waiting
         }
