@@ -18,6 +18,11 @@ public struct Limits: Hashable, Sendable {
     public var maxSessions: Int
     /// Idempotency keys a session remembers.
     public var repliesKept: Int
+    /// The most bytes those keys' replies hold in one session: past it the oldest go first,
+    /// whatever their count (the newest is kept even alone past it). A reply is the session's
+    /// whole tree as the change left it, so 32 of a large session made it 33 times its size,
+    /// in memory, on disk and in every durable write of it.
+    public var replyBytesKept: Int
     /// Seconds a session lives without being read or changed, unless its creator asked for its own.
     public var sessionTTL: Int
     /// The longest idle time a creator may ask for; longer asks are cut to it.
@@ -33,6 +38,7 @@ public struct Limits: Hashable, Sendable {
         outcomesKept: Int = 256,
         maxSessions: Int = 100_000,
         repliesKept: Int = 32,
+        replyBytesKept: Int = 1 << 20,
         sessionTTL: Int = 86_400,
         maxSessionTTL: Int = 7 * 86_400,
         maxStoredBytes: Int = 1 << 30
@@ -44,6 +50,7 @@ public struct Limits: Hashable, Sendable {
         self.outcomesKept = outcomesKept
         self.maxSessions = maxSessions
         self.repliesKept = repliesKept
+        self.replyBytesKept = replyBytesKept
         self.sessionTTL = sessionTTL
         self.maxSessionTTL = maxSessionTTL
         self.maxStoredBytes = maxStoredBytes

@@ -6,6 +6,9 @@ public struct ReplyLog: Hashable, Sendable {
     private struct Entry: Hashable, Sendable {
         var key: String
         var reply: RecordedReply
+
+        /// What the entry holds, for `Limits.replyBytesKept`.
+        var byteCount: Int { key.utf8.count + reply.body.count + reply.fingerprint.count }
     }
 
     /// Oldest first; a few dozen at most, so a linear search is fine.
@@ -23,7 +26,7 @@ public struct ReplyLog: Hashable, Sendable {
     /// A log read back from storage, oldest first; a later reply under a repeated key wins.
     public init(restoring recorded: [(key: String, reply: RecordedReply)]) {
         for (key, reply) in recorded {
-            record(reply, for: key, keeping: .max)
+            record(reply, for: key, keeping: .max, bytes: .max)
         }
     }
 
@@ -31,12 +34,22 @@ public struct ReplyLog: Hashable, Sendable {
         entries.first { $0.key == key }?.reply
     }
 
-    /// Records `reply` as the newest, replacing an older one under the same key, and keeps the newest `keeping`.
-    public mutating func record(_ reply: RecordedReply, for key: String, keeping: Int) {
+    /// Records `reply` as the newest, replacing an older one under the same key, and keeps the
+    /// newest `keeping`, fewer when they hold more than `bytes` (the newest is kept regardless).
+    public mutating func record(_ reply: RecordedReply, for key: String, keeping: Int, bytes: Int = .max) {
         entries.removeAll { $0.key == key }
         entries.append(Entry(key: key, reply: reply))
         if entries.count > max(keeping, 0) {
             entries.removeFirst(entries.count - max(keeping, 0))
         }
+        // Summed when a reply is recorded, not kept: a stored total would cost every session
+        // its bytes, and keyed changes are the few.
+        var held = entries.reduce(0) { $0 + $1.byteCount }
+        var dropped = 0
+        while held > bytes, entries.count - dropped > 1 {
+            held -= entries[dropped].byteCount
+            dropped += 1
+        }
+        if dropped > 0 { entries.removeFirst(dropped) }
     }
 }

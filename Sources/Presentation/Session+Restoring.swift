@@ -37,7 +37,7 @@ extension Session {
         }
         var replies = ReplyLog()
         for (key, reply) in snapshot.replies.recorded {
-            replies.record(reply, for: key, keeping: limits.repliesKept)
+            replies.record(reply, for: key, keeping: limits.repliesKept, bytes: limits.replyBytesKept)
         }
         self.init(
             id: id, tokenDigest: tokenDigest, revision: snapshot.revision, createdAt: snapshot.createdAt,

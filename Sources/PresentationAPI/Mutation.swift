@@ -124,7 +124,7 @@ final class Mutation: Sendable {
         var writer = JSONWriter()
         writer.write(session: session, presented: change.presented)
         let reply = RecordedReply(fingerprint: fingerprint, status: 200, body: writer.bytes, revision: session.revision)
-        session.replies.record(reply, for: key, keeping: limits.repliesKept)
+        session.replies.record(reply, for: key, keeping: limits.repliesKept, bytes: limits.replyBytesKept)
         keep(.recorded(reply))
     }
 

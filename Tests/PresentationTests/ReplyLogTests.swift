@@ -47,4 +47,24 @@ struct ReplyLogTests {
         #expect(copy.replies.reply(for: "key")?.status == 201)
         #expect(copy.revision == 1)
     }
+
+    /// A reply is the session's whole tree: 32 of a 16 MB session held 512 MB more.
+    @Test("Past the byte budget the oldest replies go, whatever their count; the newest stays even alone")
+    func byteBudget() {
+        func reply(_ size: Int, _ revision: Int) -> RecordedReply {
+            RecordedReply(fingerprint: [1], status: 200, body: [UInt8](repeating: 0x20, count: size), revision: revision)
+        }
+        var log = ReplyLog()
+        // Each entry holds its key (2 bytes), its body and its fingerprint (1 byte).
+        for index in 0..<4 {
+            log.record(reply(997, index), for: "k\(index)", keeping: 32, bytes: 3_000)
+        }
+        #expect(log.count == 3, "three entries of 1,000 bytes fit in 3,000")
+        #expect(log.reply(for: "k0") == nil && log.reply(for: "k1")?.revision == 1 && log.reply(for: "k3")?.revision == 3)
+        log.record(reply(10_000, 9), for: "k9", keeping: 32, bytes: 3_000)
+        #expect(log.count == 1, "one reply past the budget pushes out all older ones")
+        #expect(log.reply(for: "k9")?.revision == 9, "and is kept itself, or the retry of a change just made would apply it again")
+        log.record(reply(97, 10), for: "kA", keeping: 32, bytes: 3_000)
+        #expect(log.count == 1 && log.reply(for: "kA") != nil)
+    }
 }
