@@ -242,21 +242,25 @@ public final class InMemorySessionStore: SessionStore {
         }
     }
 
-    public func delete(_ id: SessionID) throws(PresentationError) -> Bool {
+    public func delete(_ id: SessionID, ifAt revisions: [Int]?) throws(PresentationError) -> Bool {
         guard let entry = entry(id) else { return false }
         // Closing waits for an update under way on this session, so `.deleted` is the last word,
         // and the row goes before the entry: a delete that cannot be written is not made.
-        guard let watchers = try entry.close(journal: journal) else {
+        guard let watchers = try entry.close(journal: journal, ifAt: revisions) else {
             return false
         }
         forgetClosed(id, entry, telling: watchers)
         return true
     }
 
-    public func delete(_ id: SessionID, completion: @escaping @Sendable (Result<Bool, PresentationError>) -> Void) {
+    public func delete(
+        _ id: SessionID, ifAt revisions: [Int]?, completion: @escaping @Sendable (Result<Bool, PresentationError>) -> Void
+    ) {
         guard let entry = entry(id) else { return completion(.success(false)) }
-        guard let journal else { return completion(Result { () throws(PresentationError) in try delete(id) }) }
-        entry.close(journal: journal) { [self] closed in
+        guard let journal else {
+            return completion(Result { () throws(PresentationError) in try delete(id, ifAt: revisions) })
+        }
+        entry.close(journal: journal, ifAt: revisions) { [self] closed in
             completion(
                 closed.map { watchers in
                     guard let watchers else { return false }

@@ -138,14 +138,20 @@ final class SessionEntry: Sendable {
     /// Deletion through a journal, without holding the caller: in its turn, so that a change
     /// whose write is under way lands first, the row is removed, and then the entry closed.
     /// `completion` gets the watchers to tell, nil when the entry was closed already (deleted,
-    /// or expired meanwhile), or the error that kept the row, and the session, in place.
+    /// or expired meanwhile), or the error that kept the row, and the session, in place:
+    /// `.revisionMismatch` when the session is at none of `revisions` (nil: any will do).
     func close(
-        journal: any SessionJournal,
+        journal: any SessionJournal, ifAt revisions: [Int]?,
         completion: @escaping @Sendable (Result<[Watch]?, PresentationError>) -> Void
     ) {
         enqueue { [self] in
-            guard let stored = state.withLock({ $0.closed ? nil : $0.stored }) else {
-                completion(.success(nil))
+            let found = state.withLock { state -> Result<StoredSession?, PresentationError> in
+                if state.closed { return .success(nil) }
+                if let failure = Self.mismatch(state.session, revisions) { return .failure(failure) }
+                return .success(state.stored)
+            }
+            guard case .success(let stored?) = found else {
+                completion(found.map { _ in nil })
                 return .passed
             }
             journal.remove([stored]) { [self] failure in
@@ -330,14 +336,21 @@ final class SessionEntry: Sendable {
     /// that the removal takes away the bytes that write stored, not those of the one before. Under
     /// the lock alone, the removal also waited on the journal's thread while that thread waited
     /// for this lock to land the change: neither went on.
-    func close(journal: (any SessionJournal)?) throws(PresentationError) -> [Watch]? {
+    func close(journal: (any SessionJournal)?, ifAt revisions: [Int]? = nil) throws(PresentationError) -> [Watch]? {
         if journal != nil { takeTurn() }
         defer { if journal != nil { passTurn() } }
         return try state.withLock { state throws(PresentationError) -> [Watch]? in
             guard !state.closed else { return nil }
+            if let failure = Self.mismatch(state.session, revisions) { throw failure }
             try journal?.remove([state.stored])
             return Self.close(&state)
         }
+    }
+
+    /// A deletion's If-Match refused: the session is at none of `revisions` (nil: any will do).
+    private static func mismatch(_ session: Session, _ revisions: [Int]?) -> PresentationError? {
+        guard let revisions, !revisions.contains(session.revision) else { return nil }
+        return .revisionMismatch(current: session.revision)
     }
 
     /// Closes the entry if its lease ran out by `now`, handing back its watchers and the session

@@ -87,13 +87,17 @@ public protocol SessionStore: Sendable {
     var changesInPlace: Bool { get }
 
     /// Removes the session (from disk too, before it returns) and tells its watchers `.deleted`;
-    /// false when there was none. When the removal cannot be written the session stays.
-    func delete(_ id: SessionID) throws(PresentationError) -> Bool
+    /// false when there was none. When the removal cannot be written the session stays. With
+    /// `revisions`, only a session at one of them is removed; at another it stays and this
+    /// throws `.revisionMismatch` (If-Match), judged under the session's lock so that no change
+    /// lands between the check and the removal.
+    func delete(_ id: SessionID, ifAt revisions: [Int]?) throws(PresentationError) -> Bool
 
     /// The same without holding the calling thread while a durable store writes: `completion`
     /// as for `create(root:timeToLive:now:completion:)`. The removal waits for a change of the
     /// session whose write is under way, so that `.deleted` is the last word.
-    func delete(_ id: SessionID, completion: @escaping @Sendable (Result<Bool, PresentationError>) -> Void)
+    func delete(
+        _ id: SessionID, ifAt revisions: [Int]?, completion: @escaping @Sendable (Result<Bool, PresentationError>) -> Void)
 
     /// Calls `onChange` after each change of the session until the watch is cancelled;
     /// nil when there is no such session.
@@ -114,6 +118,16 @@ public protocol SessionStore: Sendable {
 }
 
 extension SessionStore {
+    /// `delete(_:ifAt:)` whatever the session's revision.
+    public func delete(_ id: SessionID) throws(PresentationError) -> Bool {
+        try delete(id, ifAt: nil)
+    }
+
+    /// `delete(_:ifAt:completion:)` whatever the session's revision.
+    public func delete(_ id: SessionID, completion: @escaping @Sendable (Result<Bool, PresentationError>) -> Void) {
+        delete(id, ifAt: nil, completion: completion)
+    }
+
     /// A snapshot of the session, nil when there is none; the read counts as a use (a caller
     /// that has checked the token, or the server's own).
     public func session(_ id: SessionID) -> Session? {

@@ -111,9 +111,14 @@ extension PresentationAPI {
     }
 
     func deleteSession(_ id: Substring, _ request: HTTPRequest) throws -> HTTPReply {
+        // RFC 9110 13.1.1: a DELETE whose If-Match names none of the session's revisions must
+        // not be performed (412), as for a change; `*` asks only that the session exist.
+        let expected = try request.headers.list("If-Match").map { header throws(APIError) in
+            try ETag.revisions(in: header, name: .ifMatch)
+        }
         let id = try authorizedSession(id, request).id
         return answerOnceWritten { answer in
-            store.delete(id) { [self] deleted in
+            store.delete(id, ifAt: expected ?? nil) { [self] deleted in
                 let response = deleted.mapError { $0 as any Error }.flatMap { deleted -> Result<HTTPResponse, any Error> in
                     guard deleted else { return .failure(PresentationError.sessionNotFound) }
                     sessionJSON.remove(id)
