@@ -41,6 +41,15 @@ CMicroHTTPD_client_address(struct MHD_Connection *connection) {
     return info == NULL ? NULL : info->client_addr;
 }
 
+/// MHD_get_connection_info(MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE): the bytes of the
+/// request line and header block; 0 when libmicrohttpd has no such figure.
+static inline size_t
+CMicroHTTPD_request_header_size(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(connection, MHD_CONNECTION_INFO_REQUEST_HEADER_SIZE);
+    return info == NULL ? 0 : info->header_size;
+}
+
 /// MHD_set_response_options with flags and no further option.
 static inline enum MHD_Result
 CMicroHTTPD_set_response_flags(struct MHD_Response *response, enum MHD_ResponseFlags flags) {

@@ -16,6 +16,7 @@ final class DaemonContext: Sendable {
 
     let handler: any HTTPHandler
     let maxBodyBytes: Int
+    let headerRoom: HeaderRoom
     let trustedProxies: TrustedProxies
     let connectionsPerAddress: ConnectionsPerAddress?
     let accessLog: (@Sendable (HTTPAccessRecord) -> Void)?
@@ -30,6 +31,7 @@ final class DaemonContext: Sendable {
     init(
         handler: any HTTPHandler,
         maxBodyBytes: Int,
+        connectionMemoryBytes: Int,
         trustedProxies: TrustedProxies,
         connectionsPerAddress: ConnectionsPerAddress?,
         accessLog: (@Sendable (HTTPAccessRecord) -> Void)?,
@@ -40,6 +42,7 @@ final class DaemonContext: Sendable {
         self.libraryLog = libraryLog
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
+        headerRoom = HeaderRoom(connectionMemoryBytes: connectionMemoryBytes)
         self.accessLog = accessLog
     }
 

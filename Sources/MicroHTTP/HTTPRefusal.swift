@@ -7,4 +7,7 @@ public enum HTTPRefusal: Sendable, Hashable {
     /// A header that leaves the request's framing or target in doubt (`RequestFraming`):
     /// answered before the body is read, and the connection closed after it.
     case invalidHeader(name: String, reason: String)
+    /// The request's head leaves its connection too little memory to write an answer
+    /// (`HeaderRoom`): refused before the handler sees it, since it could not be answered.
+    case headersTooLarge(limit: Int)
 }

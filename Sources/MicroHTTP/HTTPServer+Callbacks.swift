@@ -107,7 +107,9 @@ func handleAccess(
         // Released by handleCompleted.
         requestSlot.pointee = Unmanaged.passRetained(request).toOpaque()
         let framing = RequestFraming(of: connection)
-        if let refusal = framing.refusal(version: version) {
+        if let refusal = framing.refusal(version: version)
+            ?? daemon.headerRoom.refusal(headerBytes: CMicroHTTPD_request_header_size(connection), fields: framing.fields)
+        {
             // As for a body too large: answered before any of the body is read, which makes
             // libmicrohttpd close the connection, so that no byte of it is taken for a request.
             daemon.requestStarted(request)

@@ -162,6 +162,8 @@ struct RequestFraming {
     /// (libmicrohttpd refuses that itself). Gathered here, in the one pass every request makes,
     /// rather than by a lookup of its own: each walks the headers.
     private(set) var contentLength: Int?
+    /// The header fields, each of which costs libmicrohttpd a record in the connection's memory.
+    private(set) var fields = 0
     private var hosts = 0
     private var lengths = 0
     /// True once a Content-Length differs from the first.
@@ -199,6 +201,7 @@ struct RequestFraming {
     }
 
     fileprivate mutating func add(name: UnsafePointer<CChar>, value: UnsafePointer<CChar>?) {
+        fields += 1
         // Most names fail at their first letter, before any strcasecmp.
         switch UInt8(bitPattern: name.pointee) | 0x20 {
         case UInt8(ascii: "h"):

@@ -35,6 +35,7 @@ public final class HTTPServer: Sendable {
         context = DaemonContext(
             handler: handler,
             maxBodyBytes: configuration.maxBodyBytes,
+            connectionMemoryBytes: configuration.connectionMemoryBytes,
             trustedProxies: configuration.trustedProxies,
             connectionsPerAddress: configuration.connectionsPerAddress,
             accessLog: accessLog,

@@ -26,6 +26,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
     public static let unprocessableContent = HTTPStatus(rawValue: 422)
     public static let preconditionRequired = HTTPStatus(rawValue: 428)
     public static let tooManyRequests = HTTPStatus(rawValue: 429)
+    public static let requestHeaderFieldsTooLarge = HTTPStatus(rawValue: 431)
     public static let internalServerError = HTTPStatus(rawValue: 500)
     public static let serviceUnavailable = HTTPStatus(rawValue: 503)
     public static let insufficientStorage = HTTPStatus(rawValue: 507)

@@ -17,6 +17,8 @@ enum APIError: Error, Hashable, Sendable {
     case adminUnauthorized
     case idempotencyKeyReused
     case bodyTooLarge(limit: Int)
+    /// The request's head would leave its connection no room to answer (`HeaderRoom`).
+    case headersTooLarge(limit: Int)
     /// The client's address has created its `perMinute` sessions; one more in `retryAfter` seconds.
     case creationRateLimited(perMinute: Int, retryAfter: Int)
     case shuttingDown

@@ -144,6 +144,7 @@ public final class PresentationAPI: HTTPHandler {
             case .shuttingDown: ProblemDetails(for: APIError.shuttingDown).response
             case .invalidHeader(let name, let reason):
                 ProblemDetails(for: APIError.invalidHeader(name: name, reason: reason)).response
+            case .headersTooLarge(let limit): ProblemDetails(for: APIError.headersTooLarge(limit: limit)).response
             }
         for field in configuration.cors.responseHeaders(origin: requestHeaders["Origin"]) where response.headers[field.name] == nil {
             response.headers.add(field.name, field.value)

@@ -77,6 +77,11 @@ struct ProblemDetails: Sendable {
             self.init(
                 status: .contentTooLarge, code: "body_too_large", detail: "request bodies are limited to \(limit) bytes",
                 extensions: [("limit", .number(String(limit)))])
+        case .headersTooLarge(let limit):
+            self.init(
+                status: .requestHeaderFieldsTooLarge, code: "headers_too_large",
+                detail: "the request's headers take more than the \(limit) bytes a connection keeps for them (each field counts its bytes and 64 more)",
+                extensions: [("limit", .number(String(limit)))])
         case .creationRateLimited(let perMinute, let retryAfter):
             self.init(
                 status: .tooManyRequests, code: "rate_limited",
