@@ -36,7 +36,9 @@ struct ProblemDetails: Sendable {
             self.init(
                 status: .methodNotAllowed, code: "method_not_allowed",
                 detail: "this route takes \(allowed.map(\.rawValue).joined(separator: ", "))")
-            headers.set("Allow", allowed.map(\.rawValue).joined(separator: ", "))
+            // OPTIONS is answered on every route a method is (`PresentationAPI.methodNotAllowed`),
+            // so Allow names it too (RFC 9110 10.2.1: the methods the resource supports).
+            headers.set("Allow", (allowed + [.options]).map(\.rawValue).joined(separator: ", "))
         case .malformedJSON(let reason):
             self.init(status: .badRequest, code: "malformed_json", detail: "the body is not valid JSON: \(reason)")
         case .unsupportedMediaType(let type):

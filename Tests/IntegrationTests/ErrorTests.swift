@@ -136,18 +136,18 @@ struct ErrorTests {
         ErrorCase("presentations without an id", method: "GET", route: "presentations", status: 404, code: "not_found"),
         ErrorCase(
             "PUT on push", method: "PUT", route: "push", body: #"{"screen":"a"}"#, status: 405,
-            code: "method_not_allowed", allow: ["POST"]),
+            code: "method_not_allowed", allow: ["POST", "OPTIONS"]),
         ErrorCase(
-            "GET on push", method: "GET", route: "push", status: 405, code: "method_not_allowed", allow: ["POST"]),
+            "GET on push", method: "GET", route: "push", status: 405, code: "method_not_allowed", allow: ["POST", "OPTIONS"]),
         ErrorCase(
             "DELETE on events", method: "DELETE", route: "events", status: 405, code: "method_not_allowed",
-            allow: ["GET", "HEAD"]),
+            allow: ["GET", "HEAD", "OPTIONS"]),
         ErrorCase(
             "POST on a session", route: "", body: "{}", status: 405, code: "method_not_allowed",
-            allow: ["GET", "HEAD", "DELETE"]),
+            allow: ["GET", "HEAD", "DELETE", "OPTIONS"]),
         ErrorCase(
             "GET on the session list", method: "GET", route: "/v1/sessions", status: 405, code: "method_not_allowed",
-            allow: ["POST"]),
+            allow: ["POST", "OPTIONS"]),
     ]
 
     static let treeCases: [ErrorCase] = [

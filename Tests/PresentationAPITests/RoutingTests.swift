@@ -48,7 +48,7 @@ struct RoutingTests {
         let response = harness.send(.put, "/v1/sessions/abc")
         #expect(response.status == .methodNotAllowed)
         #expect(try response.problemCode() == "method_not_allowed")
-        #expect(response.headers["Allow"] == "GET, DELETE, HEAD")
+        #expect(response.headers["Allow"] == "GET, DELETE, HEAD, OPTIONS")
     }
 
     @Test("A literal path wins over a pattern: /v1/sessions/import is not the session \"import\"")
@@ -57,7 +57,7 @@ struct RoutingTests {
         let get = harness.send(.get, "/v1/sessions/import", token: "A" + String(repeating: "b", count: 42))
         #expect(get.status == .methodNotAllowed)
         #expect(try get.problemCode() == "method_not_allowed")
-        #expect(get.headers["Allow"] == "POST")
+        #expect(get.headers["Allow"] == "POST, OPTIONS")
         #expect(harness.send(.options, "/v1/sessions/import").headers["Allow"] == "POST, OPTIONS")
         #expect(harness.send(.options, "/v1/sessions/abc").headers["Allow"] == "GET, DELETE, HEAD, OPTIONS")
         let (id, token) = try harness.createSession()
