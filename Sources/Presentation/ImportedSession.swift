@@ -19,7 +19,26 @@ public struct ImportedSession: Sendable {
         }
         checked = try Session(
             id: .unassigned, tokenDigest: SessionTokenDigest(hashing: ""), restoring: snapshot, limits: limits)
+        try Self.checkResultSources(in: snapshot.root, lastIssued: snapshot.lastIssuedID)
         self.limits = limits
+    }
+
+    /// Every result's source is an id the counter issued: one past it is an id the counter
+    /// issues next, and a presentation given it would report the value as one it emitted.
+    /// Checked here rather than in `Session(restoring:)`: servers before this check imported
+    /// such documents and stored them, and a refusal at start-up refuses the whole file.
+    private static func checkResultSources(in root: Stack, lastIssued: Int) throws(PresentationError) {
+        let numbers = IssuedNumbers(last: lastIssued)
+        var next: Stack? = root
+        while let stack = next {
+            for result in stack.path.compactMap(\.result) {
+                switch result.source {
+                case .screen(let id): try numbers.checkIssued(id.rawValue, prefix: "s")
+                case .presentation(let id): try numbers.checkIssued(id.rawValue, prefix: "p")
+                }
+            }
+            next = if case .stack(let held, _)? = stack.presentation?.content { held } else { nil }
+        }
     }
 
     /// The largest revision and id counter a document may hold: 2^53 - 1, the largest integer

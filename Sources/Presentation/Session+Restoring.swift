@@ -151,7 +151,7 @@ extension Session {
 }
 
 /// The id numbers a restored tree uses: each once, none beyond what the counter issued, so new ids never collide.
-private struct IssuedNumbers {
+struct IssuedNumbers {
     let last: Int
     /// The numbers claimed, searched end to end while there are few, as in most sessions (a
     /// `Set` from the first, grown and hashed id by id, was a tenth of a start-up's
@@ -171,6 +171,15 @@ private struct IssuedNumbers {
         }
         guard number <= last else { throw .invalidSnapshot("\(id) is beyond lastIssuedID \(last)") }
         guard firstClaim(of: number) else { throw .invalidSnapshot("the id number of \(id) is used twice") }
+    }
+
+    /// Checks that `id` is `prefix` and a number the counter issued, without claiming it: an id
+    /// the tree refers to (a result's source) rather than one it holds.
+    func checkIssued(_ id: String, prefix: Unicode.Scalar) throws(PresentationError) {
+        guard let number = Self.number(of: id, prefix: UInt8(ascii: prefix)) else {
+            throw .invalidSnapshot("\(id) is not an id this server issues (\(prefix) and a number)")
+        }
+        guard number <= last else { throw .invalidSnapshot("\(id) is beyond lastIssuedID \(last)") }
     }
 
     /// Notes `number` claimed; false when it was already.

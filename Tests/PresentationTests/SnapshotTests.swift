@@ -96,6 +96,29 @@ struct SnapshotTests {
         }
     }
 
+    /// A result names who handed it back, an id the counter issued. A source past the counter
+    /// is an id it issues next: here the next present's, which then reported the value as one
+    /// it had emitted (`lastEmitted`, its status's `emitted`) without emitting anything.
+    @Test("An import whose result names a source beyond lastIssuedID is refused; a stored one still restores")
+    func resultFromUnissuedSource() throws {
+        var snapshot = Fixture.session().snapshot
+        let home = snapshot.root.path[0]
+        let forged = DeliveredResult(source: .presentation(presentationID("p3")), value: .string("forged"), revision: 1)
+        snapshot.root = try Stack(
+            restoring: snapshot.root.id, path: [Screen(restoring: home.id, spec: Fixture.spec(home.name), result: forged)],
+            presentation: nil)
+        #expect {
+            _ = try ImportedSession(checking: snapshot, limits: .default)
+        } throws: { error in
+            guard case PresentationError.invalidSnapshot(let reason) = error else { return false }
+            return reason.contains("p3 is beyond lastIssuedID")
+        }
+        // What earlier servers imported and stored must still load: a refusal there refuses the whole file.
+        var restored = try Self.restore(snapshot)
+        try restored.run(Fixture.modal("sheet"))
+        #expect(restored.lastEmitted(by: presentationID("p3")) == forged)
+    }
+
     /// An import or a restart with a lower `outcomesKept` trims the outcomes as the operations
     /// would have: the oldest go, so `GET .../presentations/{id}` still answers for the latest.
     @Test("Restoring more outcomes than are kept keeps the newest")
