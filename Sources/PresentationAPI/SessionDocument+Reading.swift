@@ -67,7 +67,7 @@ extension SessionDocument {
         var result: DeliveredResult?
         if var resultFields = try fields.object("result") {
             let source = try self.source("from", &resultFields)
-            let value = resultFields.value("value") ?? .null
+            let value = try resultValue(&resultFields)
             guard let revision = try resultFields.integer("revision", in: 1...Int.max) else {
                 throw APIError.missingField(pointer: resultFields.path("revision"))
             }
@@ -139,8 +139,7 @@ extension SessionDocument {
             kind = .cancelled(try identifier("presentation", &fields), by: try identifier("presentedBy", &fields))
         case "result":
             kind = .result(
-                to: try identifier("screen", &fields), from: try source("from", &fields),
-                value: fields.value("value") ?? .null)
+                to: try identifier("screen", &fields), from: try source("from", &fields), value: try resultValue(&fields))
         case "root-set":
             kind = .rootSet(screen: try identifier("screen", &fields), stack: try identifier("stack", &fields))
         case "state-set":
@@ -162,6 +161,13 @@ extension SessionDocument {
             result: fields.value("result"))
         try fields.finish()
         return outcome
+    }
+
+    /// A result's `value`, required: no operation hands back `null` (a `null` result is none),
+    /// so a document without one holds what no session could have.
+    private static func resultValue(_ fields: inout FieldReader) throws -> JSONValue {
+        guard let value = fields.value("value") else { throw APIError.missingField(pointer: fields.path("value")) }
+        return value
     }
 
     /// Where a result came from: ids this server issues say their kind, `p…` for a presentation.
