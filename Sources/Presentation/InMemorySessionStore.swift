@@ -258,7 +258,14 @@ public final class InMemorySessionStore: SessionStore {
     ) {
         guard let entry = entry(id) else { return completion(.success(false)) }
         guard let journal else {
-            return completion(Result { () throws(PresentationError) in try delete(id, ifAt: revisions) })
+            return entry.close(ifAt: revisions) { [self] closed in
+                completion(
+                    closed.map { watchers in
+                        guard let watchers else { return false }
+                        forgetClosed(id, entry, telling: watchers)
+                        return true
+                    })
+            }
         }
         entry.close(journal: journal, ifAt: revisions) { [self] closed in
             completion(

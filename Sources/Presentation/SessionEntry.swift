@@ -25,10 +25,17 @@ final class SessionEntry: Sendable {
         /// failed, so that one write of this session is in flight at a time, each change made on
         /// top of the last one written. Those that come meanwhile wait here, in order.
         var busy = false
+        /// Without a journal: changes whose watchers are being told, outside the lock. A deletion
+        /// waits for them (`close(ifAt:then:)`), so that what they tell is read, and sent, before
+        /// it. 16 bits, in what would be padding: at most one a thread.
+        var telling: UInt16 = 0
         /// With a journal: the bytes the session takes there, as its last save answered. 32
         /// bits, in what would be padding: a session is far smaller (`Limits`); clamped all the same.
         var storedBytes: UInt32 = 0
         var waiting: [Turn] = []
+        /// Without a journal: a deletion waiting for `telling` to reach 0, which the last of
+        /// those changes runs; the session takes no change meanwhile.
+        var closing: (@Sendable () -> Void)?
 
         /// What the journal holds of the session: the last written, as the store keeps it.
         var stored: StoredSession { StoredSession(session, bytes: Int(storedBytes)) }
@@ -174,6 +181,26 @@ final class SessionEntry: Sendable {
         }
     }
 
+    /// Deletion without a journal: closes the entry once no change is telling its watchers,
+    /// and hands `completion` the watchers to tell, nil when it was closed (or closing) already.
+    /// Closed at once, a change told just before would find no session to read, and an event
+    /// stream would end with `deleted` without that change, which was answered: `.deleted` must
+    /// be the last word, as it is with a journal, whose changes hold the turn while they tell.
+    /// `.revisionMismatch` when the session is at none of `revisions` (nil: any will do), judged
+    /// at once: no change lands after it, the session taking none while it closes.
+    func close(ifAt revisions: [Int]?, then completion: @escaping @Sendable (Result<[Watch]?, PresentationError>) -> Void) {
+        let closed = state.withLock { state -> Result<[Watch]?, PresentationError>? in
+            guard !state.closed, state.closing == nil else { return .success(nil) }
+            if let failure = Self.mismatch(state.session, revisions) { return .failure(failure) }
+            guard state.telling == 0 else {
+                state.closing = { [self] in completion(.success(closeNow())) }
+                return nil
+            }
+            return .success(Self.close(&state))
+        }
+        if let closed { completion(closed) }
+    }
+
     /// Holding the turn: makes the change and queues its write, keeping the turn until the
     /// write is done; passes it at once when there is nothing to write.
     private func change<R: Sendable>(
@@ -299,18 +326,26 @@ final class SessionEntry: Sendable {
     /// one that throws (refused, or not written) leaves its lease as it was.
     private func changeOpen(at now: Date, _ change: (inout State, SessionLease) throws -> Void) throws {
         let notice = try state.withLock { state throws -> (watchers: [Watch], revision: Int)? in
-            guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
+            guard !state.closed, state.closing == nil, !state.lease.isExpired(at: now) else {
+                throw PresentationError.sessionNotFound
+            }
             let lease = state.lease.used(at: now)
             let revision = state.session.revision
             try change(&state, lease)
             state.lease = lease
-            return state.session.revision != revision ? (Self.ordered(state.watchers), state.session.revision) : nil
+            guard state.session.revision != revision, !state.watchers.isEmpty else { return nil }
+            state.telling += 1
+            return (Self.ordered(state.watchers), state.session.revision)
         }
-        if let notice {
-            for watch in notice.watchers {
-                watch.tell(.revised(notice.revision))
-            }
+        guard let notice else { return }
+        for watch in notice.watchers {
+            watch.tell(.revised(notice.revision))
         }
+        let closing = state.withLock { state -> (@Sendable () -> Void)? in
+            state.telling -= 1
+            return state.telling == 0 ? state.closing.take() : nil
+        }
+        closing?()
     }
 
     func addWatcher(_ onChange: @escaping @Sendable (SessionChange) -> Void) -> Watch? {
@@ -340,7 +375,7 @@ final class SessionEntry: Sendable {
         if journal != nil { takeTurn() }
         defer { if journal != nil { passTurn() } }
         return try state.withLock { state throws(PresentationError) -> [Watch]? in
-            guard !state.closed else { return nil }
+            guard !state.closed, state.closing == nil else { return nil }
             if let failure = Self.mismatch(state.session, revisions) { throw failure }
             try journal?.remove([state.stored])
             return Self.close(&state)
@@ -361,7 +396,7 @@ final class SessionEntry: Sendable {
     /// was removed with the bytes before the write (which counted them too), or removed twice.
     func closeIfExpired(at now: Date) -> (watchers: [Watch], stored: StoredSession)? {
         state.withLock { state in
-            guard !state.closed, !state.busy, state.lease.isExpired(at: now) else { return nil }
+            guard !state.closed, !state.busy, state.closing == nil, state.lease.isExpired(at: now) else { return nil }
             return (Self.close(&state), state.stored)
         }
     }
