@@ -6,8 +6,8 @@
 import CMicroHTTPD
 
 // The @convention(c) functions libmicrohttpd calls, and with HTTPServer.swift,
-// HTTPServer+RequestReading.swift and HTTPPreparedResponse.swift the only places that touch
-// its C API. Ownership at this boundary:
+// HTTPServer+RequestReading.swift, RequestFraming.swift and HTTPPreparedResponse.swift the
+// only places that touch its C API. Ownership at this boundary:
 // - the DaemonContext (`cls`) is retained by HTTPServer.start and released by stop;
 // - a RequestContext is retained into `*req_cls` on the first access call and released
 //   by handleCompleted;

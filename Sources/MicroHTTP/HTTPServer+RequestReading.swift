@@ -4,8 +4,9 @@ import CMicroHTTPD
     import Glibc
 #endif
 
-// Reading a request out of libmicrohttpd as it arrives: its method, announced length,
-// headers and query arguments, copied into Swift values during the access callback
+// Reading a request out of libmicrohttpd as it arrives: its method, headers and query
+// arguments (its framing and announced length: RequestFraming.swift), copied into Swift
+// values during the access callback
 // (HTTPServer+Callbacks.swift), since libmicrohttpd's strings live only as long as the request.
 
 /// The request's method: a common one as its constant, with no string built for it (every
@@ -35,22 +36,6 @@ func requestPath(_ url: UnsafePointer<CChar>?) -> String {
         return String(target[slash...])
     }
     return target
-}
-
-/// The Content-Length `value` announces: its digits read from the C string in place (every
-/// request with a body asks, and a `String` of them cost an allocation-sized detour).
-private func contentLength(_ value: UnsafePointer<CChar>) -> Int? {
-    var length = 0
-    var index = 0
-    while case let byte = UInt8(bitPattern: value[index]), byte != 0 {
-        // Not a number: libmicrohttpd answers 400 itself. More than 18 digits: more than any
-        // body we take, refused as too large without counting further.
-        guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
-        guard index < 18 else { return .max }
-        length = length * 10 + Int(byte - UInt8(ascii: "0"))
-        index += 1
-    }
-    return index == 0 ? nil : length
 }
 
 /// Every header or query argument of the request, in order (MHD_get_connection_values).
@@ -148,93 +133,5 @@ private func collectForwardedFor(
         strcasecmp(key, "X-Forwarded-For") == 0
     else { return .YES }
     cls.assumingMemoryBound(to: [String].self).pointee.append(String(cString: value))
-    return .YES
-}
-
-/// The fields that say where a request ends and whom it is for, gathered in one pass over its
-/// headers, for the checks libmicrohttpd 0.9.75 leaves out (RFC 9112, sections 3.2 and 6): it
-/// takes the first of two Content-Lengths, reads chunks and keeps the connection open when a
-/// Content-Length comes with them, waits for the close on any coding other than `chunked`,
-/// and answers a request without a Host or with two. Each leaves a proxy in front and this
-/// server disagreeing on where the next request begins, or on which host this one is for.
-struct RequestFraming {
-    /// The first Content-Length, read as a number: nil without one, or when it is not a number
-    /// (libmicrohttpd refuses that itself). Gathered here, in the one pass every request makes,
-    /// rather than by a lookup of its own: each walks the headers.
-    private(set) var contentLength: Int?
-    /// The header fields, each of which costs libmicrohttpd a record in the connection's memory.
-    private(set) var fields = 0
-    private var hosts = 0
-    private var lengths = 0
-    /// True once a Content-Length differs from the first.
-    private var lengthsDiffer = false
-    private var firstLength: UnsafePointer<CChar>?
-    private var codings = 0
-    /// True when the one Transfer-Encoding is `chunked`, spelled as libmicrohttpd reads it.
-    private var chunked = false
-
-    init(of connection: OpaquePointer) {
-        withUnsafeMutablePointer(to: &self) { pointer in
-            _ = MHD_get_connection_values(connection, .HEADER_KIND, collectFraming, pointer)
-        }
-    }
-
-    /// Why the request cannot be read safely, or nil. `version` is the request line's.
-    func refusal(version: UnsafePointer<CChar>?) -> HTTPRefusal? {
-        if codings > 0 {
-            // RFC 9112 6.1 allows reading such a request by its chunks, but then the connection
-            // must be closed after it: refusing is as safe, and answers before the body.
-            if lengths > 0 {
-                return .invalidHeader(name: "Transfer-Encoding", reason: "sent with Content-Length, which one frames the body is unclear")
-            }
-            if codings > 1 || !chunked {
-                return .invalidHeader(name: "Transfer-Encoding", reason: "only chunked is read")
-            }
-        }
-        if lengthsDiffer { return .invalidHeader(name: "Content-Length", reason: "sent twice with different values") }
-        if hosts > 1 { return .invalidHeader(name: "Host", reason: "sent more than once") }
-        // HTTP/1.0 has no Host requirement; HTTP/1.1 has (libmicrohttpd answers any other version 505).
-        if hosts == 0, let version, strcmp(version, "HTTP/1.0") != 0 {
-            return .invalidHeader(name: "Host", reason: "required in HTTP/1.1")
-        }
-        return nil
-    }
-
-    fileprivate mutating func add(name: UnsafePointer<CChar>, value: UnsafePointer<CChar>?) {
-        fields += 1
-        // Most names fail at their first letter, before any strcasecmp.
-        switch UInt8(bitPattern: name.pointee) | 0x20 {
-        case UInt8(ascii: "h"):
-            if strcasecmp(name, "Host") == 0 { hosts += 1 }
-        case UInt8(ascii: "c"):
-            guard strcasecmp(name, "Content-Length") == 0 else { return }
-            lengths += 1
-            // No value is not a number: libmicrohttpd refuses that itself.
-            guard let value else { return }
-            if let first = firstLength {
-                if strcmp(first, value) != 0 { lengthsDiffer = true }
-            } else {
-                firstLength = value
-                contentLength = MicroHTTP.contentLength(value)
-            }
-        case UInt8(ascii: "t"):
-            guard strcasecmp(name, "Transfer-Encoding") == 0 else { return }
-            codings += 1
-            chunked = value.map { strcasecmp($0, "chunked") == 0 } ?? false
-        default:
-            return
-        }
-    }
-}
-
-/// MHD_KeyValueIterator: `cls` points at the RequestFraming being gathered.
-private func collectFraming(
-    _ cls: UnsafeMutableRawPointer?,
-    _ kind: MHD_ValueKind,
-    _ key: UnsafePointer<CChar>?,
-    _ value: UnsafePointer<CChar>?
-) -> MHD_Result {
-    guard let cls, let key else { return .YES }
-    cls.assumingMemoryBound(to: RequestFraming.self).pointee.add(name: key, value: value)
     return .YES
 }
