@@ -25,6 +25,11 @@ struct Options {
     var dataDirectory = "./data"
     /// Whether `--session-ttl` (or `SESSION_TTL`) was given, not left at its default.
     private var sessionTTLGiven = false
+    /// The flags whose value came from their variable, and those given as flags: a refusal made
+    /// once every setting is read (the TLS pair, the TTL against its maximum) names what the
+    /// operator set, and a container's operator sets variables, not flags.
+    private var givenByVariable: Set<String> = []
+    private var givenByFlag: Set<String> = []
 
     /// Where sessions live: in an SQLite file in the data directory, or only in memory.
     enum Storage: String {
@@ -208,6 +213,7 @@ struct Options {
             } catch OptionsError.invalid(_, _, let expected) {
                 throw OptionsError.invalidVariable(setting.environment, value, expected)
             }
+            options.givenByVariable.insert(setting.flag)
         }
         // The token file's flag wins over the token's variable too. The two variables together
         // are a mistake to report: which one is meant cannot be told, and the other would be
@@ -221,7 +227,8 @@ struct Options {
         for (setting, value) in flags {
             try setting.apply(&options, value)
         }
-        options.server.tls = try tlsCredentials(certificate: options.tlsCertificatePath, key: options.tlsKeyPath)
+        options.givenByFlag = flagged
+        options.server.tls = try options.tlsCredentials()
         try options.settle()
         return options
     }
@@ -234,11 +241,25 @@ struct Options {
     /// rather than hold a worker (docs/performance.md, item 34).
     private mutating func settle() throws(OptionsError) {
         if sessionTTLGiven, limits.sessionTTL > limits.maxSessionTTL {
-            throw .invalid(
+            throw refusal(
                 "--session-ttl", String(limits.sessionTTL),
-                "at most --max-session-ttl (\(limits.maxSessionTTL)); raise that too")
+                "at most \(name("--max-session-ttl", like: "--session-ttl")) (\(limits.maxSessionTTL)); raise that too")
         }
         limits.sessionTTL = min(limits.sessionTTL, limits.maxSessionTTL)
+    }
+
+    /// `flag` as the operator gave it: its variable when that set it. One left at its default
+    /// is named as `peer` was given, the setting to change beside it.
+    private func name(_ flag: String, like peer: String? = nil) -> String {
+        let variable = givenByVariable.contains(flag) || !givenByFlag.contains(flag) && givenByVariable.contains(peer ?? "")
+        guard variable, let setting = Self.settings.first(where: { $0.flag == flag }) else { return flag }
+        return setting.environment
+    }
+
+    /// A refusal of `flag`'s value, naming it as it was given.
+    private func refusal(_ flag: String, _ value: String, _ expected: String) -> OptionsError {
+        let named = name(flag)
+        return named == flag ? .invalid(flag, value, expected) : .invalidVariable(named, value, expected)
     }
 
     private static func split(_ argument: String) -> (String, String?) {
@@ -247,21 +268,21 @@ struct Options {
     }
 
     /// Both files or neither: half a TLS setup is a mistake to report, not to ignore.
-    private static func tlsCredentials(certificate: String?, key: String?) throws(OptionsError) -> TLSCredentials? {
-        switch (certificate, key) {
+    private func tlsCredentials() throws(OptionsError) -> TLSCredentials? {
+        switch (tlsCertificatePath, tlsKeyPath) {
         case (nil, nil): return nil
         case (let certificate?, let key?):
             return TLSCredentials(
                 certificatePEM: try pem(certificate, "--tls-cert"), privateKeyPEM: try pem(key, "--tls-key"))
-        case (nil, _): throw .missingValue("--tls-cert (--tls-key needs it)")
-        case (_, nil): throw .missingValue("--tls-key (--tls-cert needs it)")
+        case (nil, _): throw .missingValue("\(name("--tls-cert", like: "--tls-key")) (\(name("--tls-key")) needs it)")
+        case (_, nil): throw .missingValue("\(name("--tls-key", like: "--tls-cert")) (\(name("--tls-cert")) needs it)")
         }
     }
 
-    private static func pem(_ path: String, _ flag: String) throws(OptionsError) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else { throw .invalid(flag, path, "a readable file") }
+    private func pem(_ path: String, _ flag: String) throws(OptionsError) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else { throw refusal(flag, path, "a readable file") }
         let text = String(decoding: data, as: UTF8.self)
-        guard text.contains("-----BEGIN ") else { throw .invalid(flag, path, "a PEM file") }
+        guard text.contains("-----BEGIN ") else { throw refusal(flag, path, "a PEM file") }
         return text
     }
 

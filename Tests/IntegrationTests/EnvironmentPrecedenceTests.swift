@@ -35,6 +35,22 @@ struct EnvironmentPrecedenceTests {
         #expect(server.errorOutput.contains("PORT"), "stderr: \(server.errorOutput)")
     }
 
+    /// Settings checked together with others (the TLS pair, the TTL against its maximum) are
+    /// refused after every variable is read: a container's operator, who set only variables,
+    /// was told of `--tls-cert` or `--session-ttl`, flags that appear nowhere in the container.
+    @Test("A variable refused with another setting is named as the variable", arguments: [
+        (["TLS_CERT": "/nonexistent/cert.pem"], "TLS_CERT"),
+        (["TLS_KEY": "/nonexistent/key.pem"], "TLS_KEY"),
+        (["TLS_CERT": "/nonexistent/cert.pem", "TLS_KEY": "/nonexistent/key.pem"], "TLS_CERT"),
+        (["SESSION_TTL": "700000"], "SESSION_TTL"),
+    ])
+    func namesTheVariableOfAPair(environment: [String: String], variable: String) throws {
+        guard let (status, server) = try refusal(["--port", "0"], environment, "the server started with \(environment)") else { return }
+        #expect(status == 2)
+        #expect(server.errorOutput.contains(variable), "stderr: \(server.errorOutput)")
+        #expect(!server.errorOutput.contains("--tls") && !server.errorOutput.contains("--session-ttl"), "stderr: \(server.errorOutput)")
+    }
+
     @Test("--help answers even when a variable is bad (docker run IMAGE --help)")
     func helpDespiteVariables() throws {
         guard let (status, server) = try refusal(["--help"], ["PORT": "http"], "--help started the server") else { return }
