@@ -21,11 +21,15 @@ import PresentationAPI
 // handler there had to raise it again at its manager thread: a detour a reviewer's SIGTERM
 // may have been lost on (once in 64 runs, the server serving on). One that comes before the
 // sources exist, during start-up's restore, waits for them; the server then stops as ever.
+// Ignored here too, not when the sources are made: setting SIG_IGN discards a signal already
+// pending (POSIX), and `docker stop` during a long restore was lost, the server serving on
+// until the runtime's SIGKILL. Blocked, a signal is kept pending, ignored or not.
 let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 var blockedSignals = sigset_t()
 sigemptyset(&blockedSignals)
 for number in stopSignals { sigaddset(&blockedSignals, number) }
 pthread_sigmask(SIG_BLOCK, &blockedSignals, nil)
+for number in stopSignals { signal(number, SIG_IGN) }
 
 let options: Options
 do {
@@ -89,7 +93,6 @@ let signalQueue = DispatchQueue(label: "signals")
 // SIGHUP too: a terminal closed under `make run` sends it, and its default action lost the
 // access log's waiting batch and the journal's clean close. There is nothing to reload.
 let signalSources = stopSignals.map { number in
-    signal(number, SIG_IGN)
     let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
     source.setEventHandler { @Sendable [api, server, sweep, store, journal] in
         Log.info("stopping", [("signal", .int(Int(number)))])

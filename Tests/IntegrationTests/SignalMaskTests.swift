@@ -41,4 +41,52 @@ struct SignalMaskTests {
         #expect(try server.terminate() == 0)
         #expect(server.process.terminationReason == .exit)
     }
+
+    /// README: "A stop signal that comes while start-up is still loading the stored sessions
+    /// waits until the server listens, which then stops at once, cleanly". `docker stop` during
+    /// a long restore must not be lost, or the server serves on until the runtime's SIGKILL.
+    /// The test holds a lock over the whole database file (every lock byte SQLite uses), so
+    /// start-up waits in SQLite's busy timeout (5 s) with the stop signals already blocked;
+    /// SIGTERM comes then, and the lock is let go.
+    @Test("A SIGTERM during start-up's restore stops the server once it listens, with 0")
+    func stopDuringRestore() throws {
+        let directory = NSTemporaryDirectory() + "presentation-data-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let arguments = ["--port", "0", "--storage", "sqlite", "--data-dir", directory, "--public-dir", directory + "/none"]
+        let first = try ServerProcess.start(arguments: arguments)
+        _ = try first.port()
+        #expect(try first.terminate() == 0)
+
+        let database = open(directory + "/sessions.sqlite3", O_RDWR)
+        try #require(database >= 0)
+        defer { close(database) }
+        var whole = flock()
+        whole.l_type = Int16(F_WRLCK)
+        whole.l_whence = Int16(SEEK_SET)
+        try #require(fcntl(database, F_SETLK, &whole) == 0)
+
+        let server = try ServerProcess.start(arguments: arguments)
+        // Logged before the database is opened, after the signals are blocked.
+        let deadline = Date().addingTimeInterval(ServerProcess.patience)
+        while !server.output.contains("no_public_directory"), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        Thread.sleep(forTimeInterval: 0.3)
+        #expect(!server.output.contains(#""event":"listening""#), "start-up did not wait for the lock: \(server.output)")
+        kill(server.process.processIdentifier, SIGTERM)
+        Thread.sleep(forTimeInterval: 0.2)
+        whole.l_type = Int16(F_UNLCK)
+        _ = fcntl(database, F_SETLK, &whole)
+
+        let stopDeadline = Date().addingTimeInterval(ServerProcess.patience)
+        while server.process.isRunning, Date() < stopDeadline { Thread.sleep(forTimeInterval: 0.02) }
+        guard !server.process.isRunning else {
+            Issue.record("the SIGTERM sent during start-up was lost: the server serves on. Log: \(server.output)")
+            _ = try? server.terminate()
+            return
+        }
+        #expect(server.process.terminationStatus == 0 && server.process.terminationReason == .exit)
+        // Its output pipe may still hold the last lines.
+        let drained = Date().addingTimeInterval(ServerProcess.patience)
+        while !server.output.contains(#""event":"stopped""#), Date() < drained { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(server.output.contains(#""event":"stopped""#), "\(server.output)")
+    }
 }
