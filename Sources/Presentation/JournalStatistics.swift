@@ -14,10 +14,15 @@ public struct JournalStatistics: Sendable, Equatable {
     /// Heap the storage engine holds for itself (SQLite's page cache and statements): the part
     /// of the server's memory that is the storage's, not the sessions'.
     public var engineMemoryBytes: Int
+    /// True once a flush to the disk failed: every durable write is refused from then until a
+    /// restart (what the disk holds is no longer known), so the server is not healthy.
+    public var writesStopped: Bool
 
     public init(
-        transactions: Int, writes: Int, syncs: Int, queuedWrites: Int, storedBytes: Int, engineMemoryBytes: Int
+        transactions: Int, writes: Int, syncs: Int, queuedWrites: Int, storedBytes: Int, engineMemoryBytes: Int,
+        writesStopped: Bool = false
     ) {
+        self.writesStopped = writesStopped
         self.transactions = transactions
         self.writes = writes
         self.syncs = syncs

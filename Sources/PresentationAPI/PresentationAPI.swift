@@ -95,6 +95,15 @@ public final class PresentationAPI: HTTPHandler {
         metrics.record(method: access.method, route: route, status: access.status, duration: access.duration)
     }
 
+    /// After a failed fsync the journal refuses every write until a restart, which is what the
+    /// server needs: a health check that said ok would leave it up, answering 503 to every
+    /// change, with nothing to tell an orchestrator to restart it.
+    private func checkWritesGoOn() throws {
+        if store.journalStatistics?.writesStopped == true {
+            throw PresentationError.storageFailed("durable writes stopped after a failed flush to disk; restart the server")
+        }
+    }
+
     /// Counts a request libmicrohttpd answered itself (`LibraryMessage.refusal`) for
     /// `/metrics`: it never reached the handler, so the access hook never saw it.
     public func record(_ message: LibraryMessage) {
@@ -156,9 +165,11 @@ public final class PresentationAPI: HTTPHandler {
         let id = parameters["id"] ?? ""
         switch route {
         case .health:
+            try checkWritesGoOn()
             return .now(.json(Array(#"{"status":"ok"}"#.utf8)))
         case .ready:
             if draining.load(ordering: .acquiring) { throw APIError.shuttingDown }
+            try checkWritesGoOn()
             return .now(.json(Array(#"{"status":"ok"}"#.utf8)))
         case .metrics:
             try authorizeAdmin(request)

@@ -19,6 +19,9 @@ extension PrometheusText {
              Double(storage.storedBytes)),
             ("presentation_storage_engine_memory_bytes", "gauge",
              "Heap the storage engine (SQLite) holds: page cache and statements.", Double(storage.engineMemoryBytes)),
+            ("presentation_storage_writes_stopped", "gauge",
+             "1 once a failed flush to disk stopped every durable write until a restart (health checks then fail).",
+             storage.writesStopped ? 1 : 0),
         ]
         add(figures)
     }

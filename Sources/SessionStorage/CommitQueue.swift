@@ -67,6 +67,8 @@ final class CommitQueue: Sendable {
     var writes: Int { writeCount.load(ordering: .relaxed) }
     /// Fsyncs of the log: fewer than `transactions` when one covered several.
     var syncs: Int { syncer.syncs }
+    /// True once a failed fsync stopped every later write (`SyncQueue.failure`).
+    var writesStopped: Bool { syncer.failure != nil }
     /// Writes waiting for the next transaction (not the one being committed).
     var queued: Int { writer.queued }
 

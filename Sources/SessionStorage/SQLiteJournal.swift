@@ -52,7 +52,8 @@ public final class SQLiteJournal: SessionJournal {
     public var statistics: JournalStatistics {
         JournalStatistics(
             transactions: queue.transactions, writes: queue.writes, syncs: queue.syncs, queuedWrites: queue.queued,
-            storedBytes: queue.storedBytes, engineMemoryBytes: SQLiteConnection.heapBytes)
+            storedBytes: queue.storedBytes, engineMemoryBytes: SQLiteConnection.heapBytes,
+            writesStopped: queue.writesStopped)
     }
 
     /// Finishes queued writes, stops the writer and folds the log into the database file.

@@ -9,6 +9,8 @@ import Testing
 final class HeldJournal: SessionJournal {
     private let queued = Mutex<[@Sendable (PresentationError?) -> Void]>([])
     private let holding = Atomic<Bool>(false)
+    /// What `statistics` reports of a failed flush (`JournalStatistics.writesStopped`).
+    let stopped = Atomic<Bool>(false)
 
     func save(_ session: Session, over previous: StoredSession?, lease: SessionLease) throws(PresentationError) -> Int {
         0
@@ -41,7 +43,9 @@ final class HeldJournal: SessionJournal {
     var waiting: Int { queued.withLock { $0.count } }
 
     var statistics: JournalStatistics {
-        JournalStatistics(transactions: 0, writes: 0, syncs: 0, queuedWrites: waiting, storedBytes: 0, engineMemoryBytes: 0)
+        JournalStatistics(
+            transactions: 0, writes: 0, syncs: 0, queuedWrites: waiting, storedBytes: 0, engineMemoryBytes: 0,
+            writesStopped: stopped.load(ordering: .acquiring))
     }
 
     /// Lands every queued save, as written.

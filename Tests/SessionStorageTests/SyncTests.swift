@@ -45,6 +45,16 @@ struct SyncTests {
         #expect(recovery.journal.statistics.syncs >= 2, "the second write needed an fsync begun after its commit")
     }
 
+    @Test("Writes that sync are not stopped")
+    func writesGoOn() throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: StorageFixture.start)
+        defer { recovery.journal.close() }
+        _ = try InMemorySessionStore(journal: recovery.journal).create(root: StorageFixture.spec("home"), now: StorageFixture.start)
+        #expect(!recovery.journal.statistics.writesStopped)
+    }
+
     @Test("An fsync that fails fails the writes waiting on it, and every write after it until a restart")
     func failedSync() throws {
         let directory = StorageFixture.directory()
@@ -60,6 +70,7 @@ struct SyncTests {
             return reason.contains("could not sync")
         }
         #expect(store.count == 0, "a write that is not durable is not made")
+        #expect(recovery.journal.statistics.writesStopped, "health checks read this to fail")
         let syncs = recovery.journal.statistics.syncs
         #expect(throws: PresentationError.self) {
             try store.create(root: StorageFixture.spec("home"), now: StorageFixture.start)
