@@ -51,6 +51,10 @@ let staticFiles = try? StaticFiles(root: options.publicDirectory)
 if staticFiles == nil {
     Log.info("no_public_directory", [("path", .string(options.publicDirectory))])
 }
+// Sessions hold what users typed: the files the server makes (the database, its log, the lock
+// file) are its user's alone, whatever the data directory's mode (a bind mount's is its
+// owner's choice, 0755 by default). SQLite gives the log the database file's mode.
+umask(0o077)
 let (store, journal) = StoreSetup.open(options)
 let sweep = StoreSetup.startSweep(store, every: StoreSetup.sweepInterval(options.limits))
 let api = PresentationAPI(store: store, configuration: options.api, staticFiles: staticFiles)
