@@ -25,17 +25,19 @@ final class SessionEntry: Sendable {
         /// failed, so that one write of this session is in flight at a time, each change made on
         /// top of the last one written. Those that come meanwhile wait here, in order.
         var busy = false
-        /// Without a journal: changes whose watchers are being told, outside the lock. A deletion
-        /// waits for them (`close(ifAt:then:)`), so that what they tell is read, and sent, before
-        /// it. 16 bits, in what would be padding: at most one a thread.
+        /// Without a journal: changes whose watchers are being told, outside the lock (the low 15
+        /// bits: at most one a thread), and whether a deletion waits for them (`closingFlag`; its
+        /// completion in `SessionEntry.closings`), so that what they tell is read, and sent,
+        /// before it (`close(ifAt:then:)`). 16 bits, in what would be padding: a field for the
+        /// rare waiting deletion's completion cost every session 16 bytes.
         var telling: UInt16 = 0
+        static let closingFlag: UInt16 = 0x8000
+        /// A deletion waits for `telling` to reach 0: the session takes no change meanwhile.
+        var closing: Bool { telling & Self.closingFlag != 0 }
         /// With a journal: the bytes the session takes there, as its last save answered. 32
         /// bits, in what would be padding: a session is far smaller (`Limits`); clamped all the same.
         var storedBytes: UInt32 = 0
         var waiting: [Turn] = []
-        /// Without a journal: a deletion waiting for `telling` to reach 0, which the last of
-        /// those changes runs; the session takes no change meanwhile.
-        var closing: (@Sendable () -> Void)?
 
         /// What the journal holds of the session: the last written, as the store keeps it.
         var stored: StoredSession { StoredSession(session, bytes: Int(storedBytes)) }
@@ -51,6 +53,10 @@ final class SessionEntry: Sendable {
     }
 
     private let state: Mutex<State>
+    /// The completions of deletions waiting for changes to finish telling (`State.closingFlag`),
+    /// by entry: a deletion racing a change of a watched session in memory, so rare enough for
+    /// one table, rather than a field in every session.
+    private static let closings = Mutex<[ObjectIdentifier: @Sendable () -> Void]>([:])
 
     /// `open: false` for a session being created, which `open(storedBytes:)` shows once it is
     /// written; `storedBytes` for one read back from the journal.
@@ -190,10 +196,13 @@ final class SessionEntry: Sendable {
     /// at once: no change lands after it, the session taking none while it closes.
     func close(ifAt revisions: [Int]?, then completion: @escaping @Sendable (Result<[Watch]?, PresentationError>) -> Void) {
         let closed = state.withLock { state -> Result<[Watch]?, PresentationError>? in
-            guard !state.closed, state.closing == nil else { return .success(nil) }
+            guard !state.closed, !state.closing else { return .success(nil) }
             if let failure = Self.mismatch(state.session, revisions) { return .failure(failure) }
             guard state.telling == 0 else {
-                state.closing = { [self] in completion(.success(closeNow())) }
+                // Kept before the lock is let go: the last change to finish telling looks it up.
+                let entry = ObjectIdentifier(self)
+                Self.closings.withLock { $0[entry] = { [self] in completion(.success(closeNow())) } }
+                state.telling |= State.closingFlag
                 return nil
             }
             return .success(Self.close(&state))
@@ -326,7 +335,7 @@ final class SessionEntry: Sendable {
     /// one that throws (refused, or not written) leaves its lease as it was.
     private func changeOpen(at now: Date, _ change: (inout State, SessionLease) throws -> Void) throws {
         let notice = try state.withLock { state throws -> (watchers: [Watch], revision: Int)? in
-            guard !state.closed, state.closing == nil, !state.lease.isExpired(at: now) else {
+            guard !state.closed, !state.closing, !state.lease.isExpired(at: now) else {
                 throw PresentationError.sessionNotFound
             }
             let lease = state.lease.used(at: now)
@@ -341,11 +350,14 @@ final class SessionEntry: Sendable {
         for watch in notice.watchers {
             watch.tell(.revised(notice.revision))
         }
-        let closing = state.withLock { state -> (@Sendable () -> Void)? in
+        let closesNow = state.withLock { state -> Bool in
             state.telling -= 1
-            return state.telling == 0 ? state.closing.take() : nil
+            return state.telling == State.closingFlag
         }
-        closing?()
+        if closesNow {
+            let entry = ObjectIdentifier(self)
+            Self.closings.withLock { $0.removeValue(forKey: entry) }?()
+        }
     }
 
     func addWatcher(_ onChange: @escaping @Sendable (SessionChange) -> Void) -> Watch? {
@@ -375,7 +387,7 @@ final class SessionEntry: Sendable {
         if journal != nil { takeTurn() }
         defer { if journal != nil { passTurn() } }
         return try state.withLock { state throws(PresentationError) -> [Watch]? in
-            guard !state.closed, state.closing == nil else { return nil }
+            guard !state.closed, !state.closing else { return nil }
             if let failure = Self.mismatch(state.session, revisions) { throw failure }
             try journal?.remove([state.stored])
             return Self.close(&state)
@@ -396,7 +408,7 @@ final class SessionEntry: Sendable {
     /// was removed with the bytes before the write (which counted them too), or removed twice.
     func closeIfExpired(at now: Date) -> (watchers: [Watch], stored: StoredSession)? {
         state.withLock { state in
-            guard !state.closed, !state.busy, state.closing == nil, state.lease.isExpired(at: now) else { return nil }
+            guard !state.closed, !state.busy, !state.closing, state.lease.isExpired(at: now) else { return nil }
             return (Self.close(&state), state.stored)
         }
     }
