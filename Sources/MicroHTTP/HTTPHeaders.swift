@@ -126,21 +126,17 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// The list field `name` as one value: its field lines joined by commas, as RFC 9110 5.3
     /// combines them (a proxy may split a list over several lines); nil when there is none.
     public func list(_ name: String) -> String? {
-        guard added.isEmpty else {
-            let values = values(name)
-            return values.count > 1 ? values.joined(separator: ", ") : values.first
-        }
-        // One pass and no array: a conditional write (If-Match) asks on every request.
+        // Joined as found, with no array: a conditional write (If-Match) asks on every request.
         var list: String?
-        var name = name
-        name.withUTF8 { wanted in
+        func append(_ text: String) { list = list.map { $0 + ", " + text } ?? text }
+        var wanted = name
+        wanted.withUTF8 { wanted in
             forEachBlockField { fieldName, value in
-                guard Self.sameIgnoringCase(fieldName, wanted) else { return true }
-                let text = String(decoding: value, as: UTF8.self)
-                list = list.map { $0 + ", " + text } ?? text
+                if Self.sameIgnoringCase(fieldName, wanted) { append(String(decoding: value, as: UTF8.self)) }
                 return true
             }
         }
+        for field in added where field.name.caseInsensitiveEquals(name) { append(field.value) }
         return list
     }
 
