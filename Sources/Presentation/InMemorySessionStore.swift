@@ -257,23 +257,19 @@ public final class InMemorySessionStore: SessionStore {
         _ id: SessionID, ifAt revisions: [Int]?, completion: @escaping @Sendable (Result<Bool, PresentationError>) -> Void
     ) {
         guard let entry = entry(id) else { return completion(.success(false)) }
-        guard let journal else {
-            return entry.close(ifAt: revisions) { [self] closed in
-                completion(
-                    closed.map { watchers in
-                        guard let watchers else { return false }
-                        forgetClosed(id, entry, telling: watchers)
-                        return true
-                    })
-            }
-        }
-        entry.close(journal: journal, ifAt: revisions) { [self] closed in
+        // Either way the entry hands back its watchers once closed, nil when it was already.
+        let closed: @Sendable (Result<[Watch]?, PresentationError>) -> Void = { [self] closed in
             completion(
                 closed.map { watchers in
                     guard let watchers else { return false }
                     forgetClosed(id, entry, telling: watchers)
                     return true
                 })
+        }
+        if let journal {
+            entry.close(journal: journal, ifAt: revisions, completion: closed)
+        } else {
+            entry.close(ifAt: revisions, then: closed)
         }
     }
 

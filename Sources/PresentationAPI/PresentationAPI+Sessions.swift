@@ -113,9 +113,7 @@ extension PresentationAPI {
     func deleteSession(_ id: Substring, _ request: HTTPRequest) throws -> HTTPReply {
         // RFC 9110 13.1.1: a DELETE whose If-Match names none of the session's revisions must
         // not be performed (412), as for a change; `*` asks only that the session exist.
-        let expected = try request.headers.list("If-Match").map { header throws(APIError) in
-            try ETag.revisions(in: header, name: .ifMatch)
-        }
+        let expected = try Self.ifMatch(request)
         let id = try authorizedSession(id, request).id
         return answerOnceWritten { answer in
             store.delete(id, ifAt: expected ?? nil) { [self] deleted in
@@ -171,9 +169,7 @@ extension PresentationAPI {
         _ rawID: Substring, _ steps: Mutation.Steps, _ request: HTTPRequest, token: SessionTokenDigest, route: String
     ) throws -> HTTPReply {
         let id = try sessionID(rawID)
-        let expected = try request.headers.list("If-Match").map { header throws(APIError) in
-            try ETag.revisions(in: header, name: .ifMatch)
-        }
+        let expected = try Self.ifMatch(request)
         let key = try idempotencyKey(request)
         let mutation = Mutation(
             api: self, steps: steps, token: token, key: key,
@@ -237,6 +233,14 @@ extension PresentationAPI {
         var writer = JSONWriter(capacity: 256)
         writer.write(summaryOf: session)
         return writer.bytes
+    }
+
+    /// The `If-Match` revisions, over every field line: nil without the header, `.some(nil)`
+    /// for `*` (any revision, the session need only exist).
+    private static func ifMatch(_ request: HTTPRequest) throws(APIError) -> [Int]?? {
+        try request.headers.list("If-Match").map { header throws(APIError) in
+            try ETag.revisions(in: header, name: .ifMatch)
+        }
     }
 
     /// The `Idempotency-Key` header: 1 to 128 printable ASCII characters.
