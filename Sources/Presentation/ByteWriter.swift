@@ -65,6 +65,17 @@ package struct ByteWriter: ~Copyable {
         return written + 1
     }
 
+    /// How many bytes `put` takes for `count`: seven bits a byte.
+    static func lengthOfCount(_ count: Int) -> Int {
+        var rest = UInt64(count) >> 7
+        var length = 1
+        while rest > 0 {
+            rest >>= 7
+            length += 1
+        }
+        return length
+    }
+
     package mutating func integer(_ value: Int) {
         let wide = Int64(value)
         unsigned(UInt64(bitPattern: (wide << 1) ^ (wide >> 63)))

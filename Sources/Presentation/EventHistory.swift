@@ -94,29 +94,29 @@ struct EventHistory: Equatable, Sendable {
     }
 
     /// Adds `new` (one change's events, or none) and drops the oldest whole revisions past
-    /// `limit` events, keeping the newest revision whole however many events it has.
+    /// `limit` events or `byteLimit` bytes (`byteCount`), keeping the newest revision whole
+    /// however many events or bytes it has.
     ///
     /// Never split a revision: the rest of the one the cut falls in goes too. Never drop the
     /// newest: a batch may make more events than are kept (100 steps, a pop with a result
     /// two events each), and dropping it left a client that had every revision before it with
     /// nothing to read but 410 `history_expired`. Until the next change drops it, the history
     /// holds that one revision over the limit.
-    mutating func append(_ new: [Event], keeping limit: Int) {
+    mutating func append(_ new: [Event], keeping limit: Int, bytes byteLimit: Int = .max) {
         append(new)
         let limit = max(limit, 0)
-        guard count > limit, let newest = new.last?.revision ?? newestRevision else { return }
-        var cut = count - limit
+        guard count > limit || byteCount > byteLimit, let newest = new.last?.revision ?? newestRevision else { return }
+        var surplus = (events: count - limit, bytes: byteCount - byteLimit)
+        var cut = 0
         var dropped = 0
-        for (index, record) in records().enumerated() {
+        for record in records() {
             let revision = Self.revision(of: record)
-            if revision == newest {
-                cut = index
-                break
-            }
-            if index >= cut {
-                guard revision == dropped else { break }
-                cut += 1
-            }
+            if revision == newest { break }
+            // Past the surplus, only the rest of the last revision cut into.
+            if surplus.events <= 0 && surplus.bytes <= 0 && revision != dropped { break }
+            cut += 1
+            surplus.events -= 1
+            surplus.bytes -= ByteWriter.lengthOfCount(record.count) + record.count
             dropped = revision
         }
         guard cut > 0 else { return }

@@ -20,6 +20,11 @@ public struct ImportedSession: Sendable {
         checked = try Session(
             id: .unassigned, tokenDigest: SessionTokenDigest(hashing: ""), restoring: snapshot, limits: limits)
         try Self.checkResultSources(in: snapshot.root, lastIssued: snapshot.lastIssuedID)
+        // A new session, so held to the limit as a created one is. A session read back from
+        // disk is not: the limit may have been lowered since, and that session may still shrink.
+        guard checked.chain.weight <= limits.maxSessionBytes else {
+            throw .sessionTooLarge(limit: limits.maxSessionBytes)
+        }
         self.limits = limits
     }
 

@@ -14,6 +14,13 @@ public struct Limits: Hashable, Sendable {
     public var eventsKept: Int
     /// Closed presentations whose outcome a session remembers.
     public var outcomesKept: Int
+    /// The most bytes a session's clients may put in its tree: screens' names, titles and
+    /// params, their states and results (`Chain.weight`). A change past it is refused, unless
+    /// it shrinks the session. The events and the outcomes a session keeps are trimmed, oldest
+    /// first, to as many bytes each, so a session holds at most about three times this, and its
+    /// replies (`replyBytesKept`). Without it each screen could hold a body's worth (1 MiB), and
+    /// one session's holder could make it hundreds of megabytes.
+    public var maxSessionBytes: Int
     /// Sessions in one store.
     public var maxSessions: Int
     /// Idempotency keys a session remembers.
@@ -36,6 +43,7 @@ public struct Limits: Hashable, Sendable {
         maxBatchSteps: Int = 100,
         eventsKept: Int = 128,
         outcomesKept: Int = 256,
+        maxSessionBytes: Int = 4 << 20,
         maxSessions: Int = 100_000,
         repliesKept: Int = 32,
         replyBytesKept: Int = 1 << 20,
@@ -48,6 +56,7 @@ public struct Limits: Hashable, Sendable {
         self.maxBatchSteps = maxBatchSteps
         self.eventsKept = eventsKept
         self.outcomesKept = outcomesKept
+        self.maxSessionBytes = maxSessionBytes
         self.maxSessions = maxSessions
         self.repliesKept = repliesKept
         self.replyBytesKept = replyBytesKept

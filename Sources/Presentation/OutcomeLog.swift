@@ -1,26 +1,52 @@
 /// The outcomes of a session's closed presentations, oldest forgotten first.
 struct OutcomeLog: Hashable, Sendable {
-    /// Oldest first; a few hundred at most, so a linear search is cheaper than keeping an index in step.
-    private var outcomes: [PresentationOutcome] = []
+    /// An outcome and what its result weighs (`JSONValue.unescapedTextByteCount`), taken once
+    /// when it is recorded: the log is trimmed by bytes as well as by count, and weighing every
+    /// kept result again at each dismissal cost as much as they have nodes.
+    private struct Kept: Hashable, Sendable {
+        let outcome: PresentationOutcome
+        let resultBytes: Int
 
-    init() {}
-
-    /// A log read back from a snapshot, oldest first, keeping the newest `limit`.
-    init(restoring outcomes: [PresentationOutcome], keeping limit: Int) {
-        self.outcomes = Array(outcomes.suffix(max(limit, 0)))
-    }
-
-    /// Every kept outcome, oldest first.
-    var all: [PresentationOutcome] { outcomes }
-
-    mutating func record(_ outcome: PresentationOutcome, keeping limit: Int) {
-        outcomes.append(outcome)
-        if outcomes.count > max(limit, 0) {
-            outcomes.removeFirst(outcomes.count - max(limit, 0))
+        init(_ outcome: PresentationOutcome) {
+            self.outcome = outcome
+            self.resultBytes = outcome.result?.unescapedTextByteCount ?? 0
         }
     }
 
+    /// Oldest first; a few hundred at most, so a linear search is cheaper than keeping an index in step.
+    private var kept: [Kept] = []
+
+    init() {}
+
+    /// A log read back from a snapshot, oldest first, trimmed as `record` trims.
+    init(restoring outcomes: [PresentationOutcome], keeping limit: Int, bytes byteLimit: Int) {
+        self.kept = outcomes.suffix(max(limit, 0)).map(Kept.init)
+        trim(keeping: limit, bytes: byteLimit)
+    }
+
+    /// Every kept outcome, oldest first.
+    var all: some RandomAccessCollection<PresentationOutcome> { kept.lazy.map(\.outcome) }
+
+    /// Adds `outcome`, then forgets the oldest past `limit` outcomes or past `byteLimit` bytes
+    /// of results; the newest is kept whatever its result weighs.
+    mutating func record(_ outcome: PresentationOutcome, keeping limit: Int, bytes byteLimit: Int = .max) {
+        kept.append(Kept(outcome))
+        trim(keeping: limit, bytes: byteLimit)
+    }
+
+    private mutating func trim(keeping limit: Int, bytes byteLimit: Int) {
+        var forgotten = max(kept.count - max(limit, 0), 0)
+        if byteLimit < .max {
+            var bytes = kept[forgotten...].reduce(0) { $0 + $1.resultBytes }
+            while bytes > byteLimit && forgotten < kept.count - 1 {
+                bytes -= kept[forgotten].resultBytes
+                forgotten += 1
+            }
+        }
+        if forgotten > 0 { kept.removeFirst(forgotten) }
+    }
+
     func outcome(of id: PresentationID) -> PresentationOutcome? {
-        outcomes.last { $0.id == id }
+        kept.last { $0.outcome.id == id }?.outcome
     }
 }

@@ -25,6 +25,8 @@ public enum PresentationError: Error, Hashable, Sendable {
     case invalidPresentation(String)
     case stackTooLong(limit: Int)
     case presentationsTooDeep(limit: Int)
+    /// The change would make the session's tree weigh more than `Limits.maxSessionBytes`.
+    case sessionTooLarge(limit: Int)
     case batchTooLarge(limit: Int)
     case emptyBatch
     case tooManySessions(limit: Int)

@@ -48,7 +48,7 @@ extension Session {
         }
         let outcome = PresentationOutcome(
             id: target.id, style: target.style, presentedBy: target.presentedBy, status: .dismissed, result: result)
-        outcomes.record(outcome, keeping: change.limits.outcomesKept)
+        outcomes.record(outcome, keeping: change.limits.outcomesKept, bytes: change.limits.maxSessionBytes)
         change.record(.dismissed(target.id, by: target.presentedBy))
         deliver(result, from: .presentation(target.id), to: target.presentedBy, into: &change)
     }

@@ -27,7 +27,7 @@ extension Session {
         let chain = try Self.chain(from: snapshot.root, revision: snapshot.revision, limits: limits, numbers: &numbers)
         try Self.checkEvents(snapshot.events, droppedThrough: snapshot.eventsDroppedThrough, revision: snapshot.revision)
         var history = EventHistory(restoring: snapshot.events, droppedThrough: snapshot.eventsDroppedThrough)
-        history.append([], keeping: limits.eventsKept)
+        history.append([], keeping: limits.eventsKept, bytes: limits.maxSessionBytes)
         for outcome in snapshot.outcomes {
             try Self.check(outcome, openIn: chain)
             // A closed presentation's id came from the same counter as the tree's: issued, and
@@ -43,7 +43,7 @@ extension Session {
             id: id, tokenDigest: tokenDigest, revision: snapshot.revision, createdAt: snapshot.createdAt,
             updatedAt: snapshot.updatedAt, replies: replies, chain: chain,
             ids: IDCounter(lastIssued: snapshot.lastIssuedID), history: history,
-            outcomes: OutcomeLog(restoring: snapshot.outcomes, keeping: limits.outcomesKept))
+            outcomes: OutcomeLog(restoring: snapshot.outcomes, keeping: limits.outcomesKept, bytes: limits.maxSessionBytes))
     }
 
     /// The same session under another id and token: what an import is once a store named it.

@@ -57,7 +57,7 @@ extension Session {
     public var lastIssuedID: Int { ids.lastIssued }
     public var eventsDroppedThrough: Int { history.droppedThrough }
     public var keptEventCount: Int { history.count }
-    public var keptOutcomes: [PresentationOutcome] { outcomes.all }
+    public var keptOutcomes: some RandomAccessCollection<PresentationOutcome> { outcomes.all }
 
     /// Calls `body` with the revision and binary form of each kept event above `revision`.
     package func forEachKeptEventRecord<Failure: Error>(
@@ -105,6 +105,6 @@ extension Session {
         Snapshot(
             revision: revision, createdAt: createdAt, updatedAt: updatedAt, root: root,
             lastIssuedID: lastIssuedID, events: history.events, eventsDroppedThrough: eventsDroppedThrough,
-            outcomes: keptOutcomes, replies: replies)
+            outcomes: Array(keptOutcomes), replies: replies)
     }
 }

@@ -97,6 +97,8 @@ public struct Session: Equatable, Sendable {
                 throw .batchStepFailed(index: index, error)
             }
         }
+        let added = steps.reduce(0) { $0 + $1.operation.addedBytes }
+        if added > 0 { try draft.checkWeight(against: self, adding: added, limits: limits) }
         self = draft
         return record(change, at: now, limits: limits)
     }
@@ -108,8 +110,28 @@ public struct Session: Equatable, Sendable {
     /// session itself: no copy, and arrays that no one else holds change in place.
     public mutating func apply(_ step: Step, at now: Date, limits: Limits) throws(PresentationError) -> Change {
         var change = PendingChange(revision: revision + 1, time: now, limits: limits)
-        try perform(step, into: &change)
+        let added = step.operation.addedBytes
+        if added > 0, chain.weight + added > limits.maxSessionBytes {
+            // It may pass the limit, which only the tree it makes can tell: made on a copy.
+            var draft = self
+            try draft.perform(step, into: &change)
+            try draft.checkWeight(against: self, adding: added, limits: limits)
+            self = draft
+        } else {
+            try perform(step, into: &change)
+        }
         return record(change, at: now, limits: limits)
+    }
+
+    /// Throws `.sessionTooLarge` when this session, `before` changed by operations that brought
+    /// in `added` bytes, weighs more than the limit and more than `before` did: a session over
+    /// its limit (the limit lowered at a restart) may still change in every way that shrinks it.
+    private func checkWeight(against before: Session, adding added: Int, limits: Limits) throws(PresentationError) {
+        let limit = limits.maxSessionBytes
+        let old = before.chain.weight
+        guard old + added > limit else { return }
+        let new = chain.weight
+        if new > limit && new > old { throw .sessionTooLarge(limit: limit) }
     }
 
     /// Makes `change`, performed on this session, its next revision.
@@ -120,7 +142,7 @@ public struct Session: Equatable, Sendable {
         // `updatedAt` is earlier than its `createdAt` is one `init(restoring:)` refuses, so a
         // restart would refuse the whole file.
         updatedAt = max(updatedAt, now)
-        history.append(events, keeping: limits.eventsKept)
+        history.append(events, keeping: limits.eventsKept, bytes: limits.maxSessionBytes)
         return Change(revision: change.revision, events: events, presented: change.presented)
     }
 

@@ -1,0 +1,52 @@
+/// What a session's tree weighs against `Limits.maxSessionBytes`: the bytes its clients put in
+/// it, that is every screen's name, title and params, its state's name and params, and its
+/// result's JSON (`JSONValue.unescapedTextByteCount`). Ids, styles and alerts are left out:
+/// each is bounded by a limit of its own (an alert's actions and fields, its texts).
+///
+/// Weighed from the tree, not kept as a running total: a session would carry 8 bytes more, and
+/// every operation that adds or removes a screen would have to keep it right. A walk is a
+/// few additions a screen, and only a change that adds bytes takes it (`Operation.addedBytes`).
+extension Chain {
+    var weight: Int {
+        var total = 0
+        for stack in stacks {
+            for screen in stack.path { total += screen.weight }
+        }
+        return total
+    }
+}
+
+extension Screen {
+    var weight: Int {
+        var total = name.utf8.count + (title?.utf8.count ?? 0) + paramsText.count
+        if let state { total += state.weight }
+        if let result { total += result.valueBytes }
+        return total
+    }
+}
+
+extension ScreenSpec {
+    var weight: Int { name.utf8.count + (title?.utf8.count ?? 0) + paramsText.count }
+}
+
+extension ScreenState {
+    var weight: Int { name.utf8.count + paramsText.count }
+}
+
+extension Operation {
+    /// The most an operation can add to its session's weight: what it brings in. Whatever it
+    /// replaces or removes only takes away, so the tree after it weighs at most its weight
+    /// before plus this, and an operation that brings nothing (a pop, a dismissal without a
+    /// result) cannot take a session past its limit.
+    var addedBytes: Int {
+        switch self {
+        case .push(let spec), .replace(let spec), .setRoot(let spec): spec.weight
+        case .present(let request):
+            if case .screen(let spec, _) = request.content { spec.weight } else { 0 }
+        case .pop(let result), .dismiss(_, let result): result?.unescapedTextByteCount ?? 0
+        case .emit(_, let result): result.unescapedTextByteCount
+        case .setState(_, let state, _): state.weight
+        case .popToRoot, .popTo: 0
+        }
+    }
+}
