@@ -149,6 +149,10 @@ struct ProblemDetails: Sendable {
             self.init(limit: limit, code: "stack_too_long", detail: "a stack holds at most \(limit) screens")
         case .presentationsTooDeep(let limit):
             self.init(limit: limit, code: "presentations_too_deep", detail: "at most \(limit) presentations may be stacked")
+        case .sessionTooLarge(let limit):
+            self.init(
+                limit: limit, code: "session_too_large",
+                detail: "the session's screens, states and results would hold more than \(limit) bytes")
         case .batchTooLarge(let limit):
             self.init(limit: limit, code: "batch_too_large", detail: "a batch holds at most \(limit) operations")
         case .emptyBatch:

@@ -125,6 +125,9 @@ struct Options {
         Setting(flag: "--max-presentation-depth", environment: "MAX_PRESENTATION_DEPTH", help: "presentations stacked on each other (default 8)") {
             $0.limits.maxPresentationDepth = try integer($1, "--max-presentation-depth", 1...1_000)
         },
+        Setting(flag: "--max-session-bytes", environment: "MAX_SESSION_BYTES", help: "bytes of screens, states and results in one session; its events and outcomes are trimmed to as many (default 4194304)") {
+            $0.limits.maxSessionBytes = try integer($1, "--max-session-bytes", 256...(1 << 30))
+        },
         Setting(flag: "--events-kept", environment: "EVENTS_KEPT", help: "events of history kept per session (default 128)") {
             $0.limits.eventsKept = try integer($1, "--events-kept", 1...1_000_000)
         },

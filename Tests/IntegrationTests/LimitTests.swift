@@ -93,6 +93,44 @@ struct LimitTests {
         }
     }
 
+    @Test("A change past the session's bytes is 422 session_too_large and changes nothing; shrinking still works")
+    func sessionTooLarge() throws {
+        try withServer(limits: Limits(maxSessionBytes: 1_000)) { server in
+            let client = try server.connect()
+            // The root "home" weighs 6 bytes (its name and "{}"); {"pad":""} is 10 of params.
+            let session = try client.createSession(root: ["screen": "home"])
+            func screen(_ name: String, padding: Int) -> [String: Any] {
+                ["screen": name, "params": ["pad": String(repeating: "x", count: padding)]]
+            }
+            try client.post("push", to: session, json: screen("a", padding: 600)).expectSession(revision: 2)
+            let before = try client.snapshot(of: session)
+            let push = try client.post("push", to: session, json: screen("b", padding: 373))
+            #expect(push.expectProblem(422, "session_too_large").int("limit") == 1_000)
+            let sheet = try client.post("present", to: session, json: screen("b", padding: 373).merging(["style": "sheet"]) { $1 })
+            sheet.expectProblem(422, "session_too_large")
+            let result = try client.post("pop", to: session, json: ["result": String(repeating: "r", count: 1_000)])
+            result.expectProblem(422, "session_too_large")
+            #expect(try client.snapshot(of: session) == before)
+            // 6 + 611 + 383 is the limit exactly.
+            try client.post("push", to: session, json: screen("b", padding: 372)).expectSession(revision: 3)
+            try client.post("pop", to: session, json: [:]).expectSession(revision: 4)
+
+            // A new session, or an import, heavier than the limit is refused.
+            let heavy = try client.post("/v1/sessions", json: ["root": screen("home", padding: 1_000)])
+            heavy.expectProblem(422, "session_too_large")
+            try withServer { roomy in
+                let other = try roomy.connect()
+                let large = try other.createSession()
+                try other.post("push", to: large, json: screen("a", padding: 1_000)).expectSession(revision: 2)
+                let document = try other.get(large.route("export"), token: large.token)
+                #expect(document.status == 200)
+                let imported = try client.request(
+                    "POST", "/v1/sessions/import", headers: [("Content-Type", "application/json")], body: document.body)
+                imported.expectProblem(422, "session_too_large")
+            }
+        }
+    }
+
     @Test("A presentation past the depth limit, alerts included, is 422 presentations_too_deep")
     func presentationsTooDeep() throws {
         try withServer(limits: Limits(maxPresentationDepth: 2)) { server in

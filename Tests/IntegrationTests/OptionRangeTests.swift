@@ -20,6 +20,7 @@ struct OptionRangeTests {
         "One past an option's range is refused at start, naming the option",
         arguments: [
             (["--events-kept", "0"], "--events-kept"),
+            (["--max-session-bytes", "255"], "--max-session-bytes"),
             (["--max-session-ttl", "60", "--session-ttl", "61"], "--session-ttl"),
         ])
     func pastTheEdge(arguments: [String], flag: String) throws {
