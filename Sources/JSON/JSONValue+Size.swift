@@ -1,23 +1,33 @@
 extension JSONValue {
-    /// The bytes of this value's compact JSON text (no whitespace) with every string counted as
-    /// its UTF-8 bytes between quotes, unescaped: what the value weighs wherever it is kept.
+    /// About the bytes this value takes in memory, parsed: what it weighs wherever a session keeps
+    /// it as a value (a screen's result, a closed presentation's outcome).
     ///
-    /// Not the length the writer produces, which escapes quotes, backslashes and control
-    /// characters: a limit on what a session holds (`Limits.maxSessionBytes`) needs a weight
-    /// that is cheap to take and the same on every server, not the exact wire size. Equal to
-    /// `JSONText(value).count` for a value with nothing to escape.
-    public var unescapedTextByteCount: Int {
+    /// Its JSON text is no measure of that: parsed, `[1,1,1]` takes 24 bytes an item, twelve
+    /// times its text, so a limit on text let a session of dense results hold ten times what it
+    /// said (docs/performance.md). Counted here: 24 bytes a value (`MemoryLayout<JSONValue>.stride`),
+    /// 16 more a member (its key), 32 for each array's or object's storage and each string longer
+    /// than a small string's 15 bytes (a heap block's header), and the strings' and numbers'
+    /// bytes. Never less than the value's text unescaped, so a limit in these bytes is never
+    /// looser than the same limit on text.
+    public var heldBytes: Int {
         switch self {
-        case .null: 4
-        case .bool(let value): value ? 4 : 5
-        case .number(let spelling): spelling.utf8.count
-        case .string(let string): string.utf8.count + 2
+        case .null, .bool: Self.slot
+        case .number(let spelling): Self.slot + Self.stringBytes(spelling)
+        case .string(let string): Self.slot + Self.stringBytes(string)
         case .array(let items):
-            // Brackets, and a comma between each two items.
-            items.reduce(2 + max(items.count - 1, 0)) { $0 + $1.unescapedTextByteCount }
+            items.reduce(Self.slot + Self.heapHeader) { $0 + $1.heldBytes }
         case .object(let members):
-            // Braces, a comma between each two members, and each key's quotes and colon.
-            members.reduce(2 + max(members.count - 1, 0)) { $0 + $1.key.utf8.count + 3 + $1.value.unescapedTextByteCount }
+            members.reduce(Self.slot + Self.heapHeader) { $0 + Self.keySlot + Self.stringBytes($1.key) + $1.value.heldBytes }
         }
+    }
+
+    private static let slot = 24
+    private static let keySlot = 16
+    private static let heapHeader = 32
+
+    /// A string's bytes, and the heap block it takes past 15 bytes.
+    private static func stringBytes(_ string: String) -> Int {
+        let count = string.utf8.count
+        return count > 15 ? count + heapHeader : count
     }
 }

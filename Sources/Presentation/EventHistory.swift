@@ -208,6 +208,7 @@ struct EventHistory: Equatable, Sendable {
         }
         head = offset
         count -= dropped
+        compactFirstChunk()
         if count == 0 {
             sealed = []
             sealedBytes = 0
@@ -215,6 +216,34 @@ struct EventHistory: Equatable, Sendable {
             tailCount = 0
             head = 0
         }
+    }
+
+    /// Dropped events past which the first chunk is copied without them.
+    private static let compactionBytes = 4096
+
+    /// Copies the first chunk without its dropped events once they take `compactionBytes`.
+    ///
+    /// A chunk goes only once all its events are dropped, and events carrying results or
+    /// states can be large: a chunk of 16 held megabytes the history no longer counted
+    /// (`byteCount`), past what `Limits.maxSessionBytes` trims it to. Events of a push or a
+    /// pop are about 20 bytes, so a chunk of them never gets here.
+    private mutating func compactFirstChunk() {
+        guard head >= Self.compactionBytes else { return }
+        if sealed.isEmpty {
+            let dropped = tailCount - count
+            tail = Array(tail[head...])
+            tailCount -= dropped
+        } else {
+            sealed[0] = Array(sealed[0][head...])
+            sealedBytes &-= UInt32(truncatingIfNeeded: head)
+        }
+        head = 0
+    }
+
+    /// The bytes the history's chunks take, dropped events still in them included: what it
+    /// holds in memory, where `byteCount` is what it keeps.
+    var heldBytes: Int {
+        Int(sealedBytes) + tail.count
     }
 
     /// The kept events with a revision above `revision`.

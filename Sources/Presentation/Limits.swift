@@ -14,12 +14,13 @@ public struct Limits: Hashable, Sendable {
     public var eventsKept: Int
     /// Closed presentations whose outcome a session remembers.
     public var outcomesKept: Int
-    /// The most bytes a session's clients may put in its tree: screens' names, titles and
-    /// params, their states and results (`Chain.weight`). A change past it is refused, unless
-    /// it shrinks the session. The events and the outcomes a session keeps are trimmed, oldest
-    /// first, to as many bytes each, so a session holds at most about three times this, and its
-    /// replies (`replyBytesKept`). Without it each screen could hold a body's worth (1 MiB), and
-    /// one session's holder could make it hundreds of megabytes.
+    /// The most bytes a session's clients may put in its tree, as they are held: screens'
+    /// names, titles and params, their states and results, a result weighed parsed
+    /// (`Chain.weight`). A change past it is refused, unless it shrinks the session. The events
+    /// and the outcomes a session keeps are trimmed, oldest first, to as many bytes each, so a
+    /// session holds at most about three times this, and its replies (`replyBytesKept`).
+    /// Without it each screen could hold a body's worth (1 MiB), and one session's holder
+    /// could make it hundreds of megabytes.
     public var maxSessionBytes: Int
     /// Sessions in one store.
     public var maxSessions: Int

@@ -1,15 +1,15 @@
 /// The outcomes of a session's closed presentations, oldest forgotten first.
 struct OutcomeLog: Hashable, Sendable {
-    /// An outcome and what its result weighs (`JSONValue.unescapedTextByteCount`), taken once
-    /// when it is recorded: the log is trimmed by bytes as well as by count, and weighing every
-    /// kept result again at each dismissal cost as much as they have nodes.
+    /// An outcome and what its result weighs (`JSONValue.heldBytes`), taken once when it is
+    /// recorded: the log is trimmed by bytes as well as by count, and weighing every kept
+    /// result again at each dismissal cost as much as they have values.
     private struct Kept: Hashable, Sendable {
         let outcome: PresentationOutcome
         let resultBytes: Int
 
         init(_ outcome: PresentationOutcome) {
             self.outcome = outcome
-            self.resultBytes = outcome.result?.unescapedTextByteCount ?? 0
+            self.resultBytes = outcome.result?.heldBytes ?? 0
         }
     }
 

@@ -1,7 +1,8 @@
-/// What a session's tree weighs against `Limits.maxSessionBytes`: the bytes its clients put in
-/// it, that is every screen's name, title and params, its state's name and params, and its
-/// result's JSON (`JSONValue.unescapedTextByteCount`). Ids, styles and alerts are left out:
-/// each is bounded by a limit of its own (an alert's actions and fields, its texts).
+/// What a session's tree weighs against `Limits.maxSessionBytes`: the bytes of what its clients
+/// put in it, as it is held. Every screen's name, title and params and its state's name and
+/// params are kept as text, and weigh their bytes; its result is kept parsed, and weighs what
+/// that takes (`JSONValue.heldBytes`, up to twelve times its text). Ids, styles and alerts are
+/// left out: each is bounded by a limit of its own (an alert's actions and fields, its texts).
 ///
 /// Weighed from the tree, not kept as a running total: a session would carry 8 bytes more, and
 /// every operation that adds or removes a screen would have to keep it right. A walk is a
@@ -43,8 +44,8 @@ extension Operation {
         case .push(let spec), .replace(let spec), .setRoot(let spec): spec.weight
         case .present(let request):
             if case .screen(let spec, _) = request.content { spec.weight } else { 0 }
-        case .pop(let result), .dismiss(_, let result): result?.unescapedTextByteCount ?? 0
-        case .emit(_, let result): result.unescapedTextByteCount
+        case .pop(let result), .dismiss(_, let result): result?.heldBytes ?? 0
+        case .emit(_, let result): result.heldBytes
         case .setState(_, let state, _): state.weight
         case .popToRoot, .popTo: 0
         }

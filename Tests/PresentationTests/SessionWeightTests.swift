@@ -54,14 +54,28 @@ struct SessionWeightTests {
             try session.run(.setState(screen: nil, state: state, transition: .none), limits: limits)
         }
         #expect(session == before)
-        // Popped, "b" leaves 209; a result for "a" of 92 bytes of JSON ("..." with 90 in it)
-        // is one too many, and one of 91 fits.
+        // Popped, "b" leaves 209; a result for "a", a string of 36 bytes held in 24 + 32 + 36,
+        // is one too many, and one of 35 fits.
         #expect(throws: PresentationError.sessionTooLarge(limit: 300)) {
-            try session.run(.pop(result: .string(String(repeating: "r", count: 90))), limits: limits)
+            try session.run(.pop(result: .string(String(repeating: "r", count: 36))), limits: limits)
         }
         #expect(session == before)
-        try session.run(.pop(result: .string(String(repeating: "r", count: 89))), limits: limits)
-        #expect(session.root.path[1].result?.value == .string(String(repeating: "r", count: 89)))
+        try session.run(.pop(result: .string(String(repeating: "r", count: 35))), limits: limits)
+        #expect(session.root.path[1].result?.value == .string(String(repeating: "r", count: 35)))
+    }
+
+    @Test("A result weighs what it takes parsed: an array of digits, 25 bytes an item, not 2")
+    func denseResults() throws {
+        let limits = Limits(maxSessionBytes: 10_000)
+        var session = Fixture.session()
+        try session.run(.push(Fixture.spec("a")), limits: limits)
+        let before = session
+        // 6 for "home" and 56 for the array: 397 items weigh 9,925 + 62 = 9,987, 398 too many.
+        #expect(throws: PresentationError.sessionTooLarge(limit: 10_000)) {
+            try session.run(.pop(result: .array(Array(repeating: .number("1"), count: 398))), limits: limits)
+        }
+        #expect(session == before)
+        try session.run(.pop(result: .array(Array(repeating: .number("1"), count: 397))), limits: limits)
     }
 
     @Test("A session over its limit may still shrink, or change without growing, but not grow")
