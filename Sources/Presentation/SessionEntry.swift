@@ -248,18 +248,18 @@ final class SessionEntry: Sendable {
             return .passed
         }
         journal.save(draft, over: previous, lease: lease) { [self] written in
-            let notice = state.withLock { state -> (watchers: [Watch], revision: Int)? in
+            let notice = state.withLock { state -> (watchers: [Watch], change: SessionChange)? in
                 guard case .success(let bytes) = written else { return nil }
                 state.lease = state.lease.used(at: lease.lastAccess)
                 state.persistedAccess = max(state.persistedAccess, lease.lastAccess)
                 state.storedBytes = UInt32(clamping: bytes)
                 let revised = draft.revision != state.session.revision
                 state.session = draft
-                return revised ? (Self.ordered(state.watchers), draft.revision) : nil
+                return revised ? (Self.ordered(state.watchers), .revised(draft.revision, token: draft.tokenDigest)) : nil
             }
             let failure: PresentationError? = if case .failure(let error) = written { error } else { nil }
             if let notice {
-                for watch in notice.watchers { watch.tell(.revised(notice.revision)) }
+                for watch in notice.watchers { watch.tell(notice.change) }
             }
             // Answered before the next change runs, so that one session's answers keep their order.
             completion(failure.map { .failure($0) } ?? .success(result))
@@ -334,7 +334,7 @@ final class SessionEntry: Sendable {
     /// given the lease the session has once it returns: a change made keeps the session alive,
     /// one that throws (refused, or not written) leaves its lease as it was.
     private func changeOpen(at now: Date, _ change: (inout State, SessionLease) throws -> Void) throws {
-        let notice = try state.withLock { state throws -> (watchers: [Watch], revision: Int)? in
+        let notice = try state.withLock { state throws -> (watchers: [Watch], change: SessionChange)? in
             guard !state.closed, !state.closing, !state.lease.isExpired(at: now) else {
                 throw PresentationError.sessionNotFound
             }
@@ -344,11 +344,11 @@ final class SessionEntry: Sendable {
             state.lease = lease
             guard state.session.revision != revision, !state.watchers.isEmpty else { return nil }
             state.telling += 1
-            return (Self.ordered(state.watchers), state.session.revision)
+            return (Self.ordered(state.watchers), .revised(state.session.revision, token: state.session.tokenDigest))
         }
         guard let notice else { return }
         for watch in notice.watchers {
-            watch.tell(.revised(notice.revision))
+            watch.tell(notice.change)
         }
         let closesNow = state.withLock { state -> Bool in
             state.telling -= 1

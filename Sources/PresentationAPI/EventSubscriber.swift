@@ -35,7 +35,7 @@ final class EventSubscriber: Sendable {
 
     func handle(_ change: SessionChange) {
         switch change {
-        case .revised: pump()
+        case .revised(let revision, let token): pump(madeWithOurToken: token == openedWith ? revision : nil)
         case .deleted:
             lastSent.withLock { last in
                 stream.send(EventStreamFrame.named("deleted", revision: last))
@@ -45,7 +45,12 @@ final class EventSubscriber: Sendable {
     }
 
     /// Sends whatever happened since the last message.
-    func pump() {
+    ///
+    /// `madeWithOurToken` is a revision the notice that woke it says was made while the session
+    /// still had the stream's token. Told outside the session's lock, a notice may come after
+    /// the token was replaced; what was made before that still goes out, then `revoked`. Read
+    /// alone, the session (already under the new token) ended the stream one change early.
+    func pump(madeWithOurToken: Int? = nil) {
         lastSent.withLock { last in
             guard let session = store.session(id) else {
                 stream.send(EventStreamFrame.named("deleted", revision: last))
@@ -53,25 +58,36 @@ final class EventSubscriber: Sendable {
                 return
             }
             guard session.tokenDigest == openedWith else {
+                if let through = madeWithOurToken, through > last {
+                    send(session, after: last, through: through)
+                    last = through
+                }
                 stream.send(EventStreamFrame.named("revoked", revision: last))
                 stream.finish()
                 return
             }
             guard session.revision > last else { return }
-            do {
-                let after = last
-                stream.send(
-                    try frames.messages(for: id, after: after, through: session.revision) {
-                        EventStreamFrame.messages(for: try session.events(after: after))
-                    })
-            } catch {
-                // Fell behind the kept history: tell the client to refetch the tree (which a
-                // stream that includes it gets next anyway).
-                stream.send(EventStreamFrame.reset(revision: session.revision))
-            }
-            if let message = sessionMessage(session) { stream.send(message) }
+            send(session, after: last, through: session.revision)
             last = session.revision
         }
+    }
+
+    /// Sends the events of `session` after `after` through `through`, and the session itself
+    /// when the stream includes it and `through` is where it stands.
+    private func send(_ session: Session, after: Int, through: Int) {
+        do {
+            stream.send(
+                try frames.messages(for: id, after: after, through: through) {
+                    var events = try session.events(after: after)
+                    if through < session.revision { events.removeAll { $0.revision > through } }
+                    return EventStreamFrame.messages(for: events)
+                })
+        } catch {
+            // Fell behind the kept history: tell the client to refetch the tree (which a
+            // stream that includes it gets next anyway).
+            stream.send(EventStreamFrame.reset(revision: through))
+        }
+        if through == session.revision, let message = sessionMessage(session) { stream.send(message) }
     }
 
     /// The message holding `session` as it stands, when this stream includes it: written once

@@ -20,21 +20,26 @@ enum SessionWaiter {
         // A wait made with a token that has since been replaced ends refused, not answered.
         let openedWith = session.tokenDigest
         let revoked = ProblemDetails(for: APIError.unauthorized).response
-        let ready = { @Sendable (session: Session) -> HTTPResponse? in
+        let guarded = { @Sendable (session: Session) -> HTTPResponse? in
             session.tokenDigest == openedWith ? ready(session) : revoked
         }
         let watch = store.watch(id) { change in
             switch change {
             case .deleted:
                 deferred.complete(with: gone)
-            case .revised:
-                if let session = store.session(id), let answer = ready(session) { deferred.complete(with: answer) }
+            case .revised(let revision, let token):
+                guard let session = store.session(id) else { return }
+                // Told outside the lock, the notice of a change made with the wait's token may
+                // come after the token was replaced: the session still as that change left it
+                // is that change's answer, not a refusal.
+                let madeWithOurs = token == openedWith && session.revision == revision
+                if let answer = madeWithOurs ? ready(session) : guarded(session) { deferred.complete(with: answer) }
             }
         }
         guard let watch else { return .now(gone) }
         deferred.onEnd { watch.cancel() }
         // A change may have landed between the caller's look and the watch: look again.
-        if let session = store.session(id), let answer = ready(session) {
+        if let session = store.session(id), let answer = guarded(session) {
             deferred.complete(with: answer)
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {

@@ -66,6 +66,97 @@ struct TokenRotationTests {
         }
     }
 
+    /// A change's watchers are told outside the session's lock, and with storage in memory a
+    /// rotation may come in between: the stream then read the session under the new token and
+    /// ended without the change its own token had made. The push and the rotation are sent at
+    /// once, on two connections, in turn one first and then the other; whichever lands first,
+    /// every stream must carry exactly what the old token made, then `revoked`, and a long
+    /// poll answer with it or, when nothing was made, 401. The exact
+    /// interleaving of the race is rare here, so EventSubscriberTests replays it as well.
+    @Test("A change made just before a rotation reaches the old token's streams and long polls, and nothing made after it")
+    func changeBeforeRotationIsSent() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let racer = try server.connect()
+            var session = try client.createSession()
+            var revision = 1
+            for round in 0..<40 {
+                // Several, so that the push's thread tells them one after another while the
+                // rotation's may land: the window the race needs.
+                let streams = try (0..<12).map { _ in
+                    try EventStream(
+                        connection: try server.connect(), path: session.route("events") + "?after=\(revision)",
+                        headers: [("Authorization", "Bearer \(session.token)")])
+                }
+                #expect(streams.allSatisfy { $0.head.status == 200 })
+                // And a long poll, parked before the push: it answers the push, or 401.
+                let waiter = try server.connect()
+                try waiter.write(
+                    "GET", session.route("events?after=\(revision)&wait=10"),
+                    headers: [("Authorization", "Bearer \(session.token)")])
+                #expect(!waiter.hasData(within: .milliseconds(30)))
+                let push = {
+                    try client.write(
+                        "POST", session.route("push"),
+                        headers: [("Authorization", "Bearer \(session.token)"), ("Content-Type", "application/json")],
+                        body: Array(#"{"screen": "mine"}"#.utf8))
+                }
+                let rotation = {
+                    try racer.write("POST", session.route("token"), headers: [("Authorization", "Bearer \(session.token)")], body: [])
+                }
+                if round.isMultiple(of: 2) {
+                    try push()
+                    try rotation()
+                } else {
+                    try rotation()
+                    try push()
+                }
+                let pushed = try client.readResponse(to: "POST")
+                let rotated = try racer.readResponse(to: "POST")
+                #expect(rotated.status == 200)
+                let renewed = CreatedSession(
+                    id: session.id, token: try #require(try rotated.json().string("token")), body: session.body)
+                // Made with the old token when it landed first; refused when the rotation did.
+                #expect(pushed.status == 200 || pushed.status == 401, "round \(round): \(pushed.text)")
+                let made = pushed.status == 200
+                if made { revision += 1 }
+                // A change of the new token's, which the old stream must not carry.
+                try client.post(made ? "pop" : "push", to: renewed, json: made ? [:] : ["screen": "theirs"])
+                    .expectSession(revision: revision + 1)
+                revision += 1
+                if !made {
+                    try client.post("pop", to: renewed, json: [:]).expectSession(revision: revision + 1)
+                    revision += 1
+                }
+                let madeRevision = made ? revision - 1 : revision - 2
+                let waited = try waiter.readResponse(timeout: .seconds(3))
+                if made {
+                    #expect(waited.status == 200, "round \(round): \(waited.text)")
+                    #expect(try waited.json().objects("events").map { $0.int("revision") } == [madeRevision])
+                } else {
+                    waited.expectProblem(401, "unauthorized")
+                }
+                for (index, stream) in streams.enumerated() {
+                    var seen: [ServerSentEvent] = []
+                    while let event = try? stream.nextEvent() {
+                        seen.append(event)
+                        if event.event == "revoked" { break }
+                    }
+                    let summary = "round \(round), stream \(index): " + seen.map { "\($0.event ?? "message") \($0.id ?? "") \($0.data)" }.joined(separator: "; ")
+                    #expect(seen.count == (made ? 2 : 1), "\(summary)")
+                    if made {
+                        #expect(seen.first?.data.contains("pushed") == true, "\(summary)")
+                        #expect(seen.first?.id == String(madeRevision), "\(summary)")
+                    }
+                    #expect(seen.last?.event == "revoked", "\(summary)")
+                    #expect(seen.last?.data == #"{"revision":\#(madeRevision)}"#, "\(summary)")
+                    #expect(stream.waitForEnd())
+                }
+                session = renewed
+            }
+        }
+    }
+
     @Test("A long poll made with the old token is answered 401 when the session next changes")
     func waitRevoked() throws {
         try withServer { server in

@@ -37,5 +37,55 @@ struct EventSubscriberTests {
         #expect(Self.text(tap.drain()) == Self.text(EventStreamFrame.messages(for: try session.events(after: 4))))
     }
 
+    /// Notices are told outside the session's lock, so the notice of a change made with the
+    /// stream's token may come after the token was replaced. Reading the session alone, the
+    /// subscriber found the new token and ended the stream without that change (a race seen
+    /// 3 runs in 10 by an integration test); the notice now says which token the change was
+    /// made with, and this replays that order exactly.
+    @Test("A change made before the token was replaced still goes out, then revoked; nothing after it")
+    func revokedAfterWhatTheTokenMade() throws {
+        let harness = APIHarness()
+        let (rawID, token) = try harness.createSession()
+        let id = try #require(SessionID(rawValue: rawID))
+        let digest = SessionTokenDigest(hashing: token)
+        let stream = HTTPStream()
+        let subscriber = EventSubscriber(
+            id: id, store: harness.store, stream: stream, after: 1, openedWith: digest,
+            frames: EventFrameCache(), sessionJSON: nil)
+        let tap = StreamTap(stream: stream, includesSession: false, through: 1)
+        let pushed = harness.send(.post, "/v1/sessions/\(rawID)/push", json: #"{"screen": "mine"}"#, token: token)
+        #expect(pushed.status == .ok)
+        let rotated = harness.send(.post, "/v1/sessions/\(rawID)/token", token: token)
+        #expect(rotated.status == .ok)
+        let fresh = try #require(try rotated.jsonObject()["token"] as? String)
+        let after = harness.send(.post, "/v1/sessions/\(rawID)/push", json: #"{"screen": "theirs"}"#, token: fresh)
+        #expect(after.status == .ok)
+
+        // The push's notice, come late: revision 2 was made with the stream's token.
+        subscriber.handle(.revised(2, token: digest))
+        let session = try #require(harness.store.session(id))
+        let revision2 = try session.events(after: 1).filter { $0.revision == 2 }
+        #expect(Self.text(tap.drain()) == Self.text(EventStreamFrame.messages(for: revision2) + EventStreamFrame.named("revoked", revision: 2)))
+        #expect(!stream.send(Array("more".utf8)), "the stream is finished")
+    }
+
+    @Test("A notice of a change made with another token ends the stream with nothing of it")
+    func revokedByLaterChange() throws {
+        let harness = APIHarness()
+        let (rawID, token) = try harness.createSession()
+        let id = try #require(SessionID(rawValue: rawID))
+        let stream = HTTPStream()
+        let subscriber = EventSubscriber(
+            id: id, store: harness.store, stream: stream, after: 1, openedWith: SessionTokenDigest(hashing: token),
+            frames: EventFrameCache(), sessionJSON: nil)
+        let tap = StreamTap(stream: stream, includesSession: false, through: 1)
+        let rotated = harness.send(.post, "/v1/sessions/\(rawID)/token", token: token)
+        let fresh = try #require(try rotated.jsonObject()["token"] as? String)
+        let after = harness.send(.post, "/v1/sessions/\(rawID)/push", json: #"{"screen": "theirs"}"#, token: fresh)
+        #expect(after.status == .ok)
+        subscriber.handle(.revised(2, token: SessionTokenDigest(hashing: fresh)))
+        #expect(Self.text(tap.drain()) == Self.text(EventStreamFrame.named("revoked", revision: 1)))
+    }
+
     private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -229,7 +229,8 @@ struct JournalHookTests {
         #expect(results.withLock { $0 } == ["a: 2", "b: 3"])
         #expect(store.session(id)?.root.path.map(\.name) == ["home", "a", "b"])
         #expect(journal.saved.map(\.revision) == [1, 2, 3])
-        #expect(log.all == [.revised(2), .revised(3)])
+        let token = try #require(store.session(id)).tokenDigest
+        #expect(log.all == [.revised(2, token: token), .revised(3, token: token)])
     }
 
     @Test("A queued change the journal refuses leaves the session as it was; the next applies to that")

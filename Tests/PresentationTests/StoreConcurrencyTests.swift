@@ -39,7 +39,7 @@ struct StoreConcurrencyTests {
         #expect(session.root.path.count <= 10)
         expectValidTree(session)
         let revisions = log.all.compactMap { change -> Int? in
-            if case .revised(let revision) = change { return revision }
+            if case .revised(let revision, _) = change { return revision }
             return nil
         }
         #expect(Set(revisions) == Set(2...session.revision))

@@ -38,3 +38,10 @@ final class ChangeLog: Sendable {
 
 /// A failure of the caller's own, to show that `update` passes any error through.
 struct Refusal: Error, Equatable {}
+
+extension SessionChange {
+    /// A revision made with `Fixture.token`, the token every store of these tests hands out.
+    static func revised(_ revision: Int) -> SessionChange {
+        .revised(revision, token: SessionTokenDigest(of: Fixture.token))
+    }
+}
