@@ -4,7 +4,8 @@
     import Darwin
 #endif
 
-/// The few file-system calls `StaticFiles` needs, and the only place it touches libc.
+/// The few file-system calls `StaticFiles` and `AvailableProcessors` need, and the only place
+/// they touch libc's files.
 enum FileSystem {
     /// What `fstat` says about an open file, enough to tell when it changed.
     struct Identity: Hashable, Sendable {
@@ -23,6 +24,28 @@ enum FileSystem {
         // realpath allocated the buffer with malloc; it is ours to free.
         defer { free(resolved) }
         return String(cString: resolved)
+    }
+
+    /// The text of a small file such as those under /proc and /sys (whose size `fstat` gives
+    /// as 0, so read until the end), at most `limit` bytes; nil when it cannot be read.
+    static func readSmallFile(_ path: String, limit: Int = 4096) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var count = 0
+        while count < limit {
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                readBytes(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+            }
+            if read < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if read == 0 { break }
+            count += read
+        }
+        return String(decoding: bytes[..<count], as: UTF8.self)
     }
 
     static func isDirectory(_ path: String) -> Bool {

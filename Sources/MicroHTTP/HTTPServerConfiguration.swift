@@ -61,9 +61,10 @@ public struct HTTPServerConfiguration: Sendable {
         (try? SocketAddress(host: host, port: 0)) != nil
     }
 
-    /// Cores online: one epoll thread per core was best on every workload measured here.
+    /// The cores the process may run on (`AvailableProcessors`): one epoll thread per core
+    /// was best on every workload measured here.
     public static var processorCount: Int {
-        max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        AvailableProcessors.count
     }
 }
 

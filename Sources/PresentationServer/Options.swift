@@ -56,7 +56,7 @@ struct Options {
         Setting(flag: "--port", environment: "PORT", help: "port to listen on; 0 picks a free one (default 8080)") {
             $0.server.port = UInt16(try integer($1, "--port", 0...65535))
         },
-        Setting(flag: "--threads", environment: "THREADS", help: "worker threads (default: one per core)") {
+        Setting(flag: "--threads", environment: "THREADS", help: "worker threads (default: one per core the process may use, after CPU affinity and cgroup quota)") {
             $0.server.threads = try integer($1, "--threads", 1...1024)
         },
         Setting(flag: "--max-body-bytes", environment: "MAX_BODY_BYTES", help: "largest request body (default 1048576)") {

@@ -9,6 +9,7 @@
     import Foundation
 #endif
 import Dispatch
+import MicroHTTP
 import Presentation
 import SessionStorage
 
@@ -31,7 +32,8 @@ enum StoreSetup {
     private static func restore(_ options: Options) -> (store: InMemorySessionStore, journal: SQLiteJournal) {
         let recovery: SessionDatabase.Recovery
         do {
-            recovery = try SessionDatabase.open(directory: options.dataDirectory, limits: options.limits, now: Date())
+            recovery = try SessionDatabase.open(
+                directory: options.dataDirectory, limits: options.limits, now: Date(), cores: AvailableProcessors.count)
         } catch {
             Log.error("storage_failed", [("reason", .string(error.description))])
             Log.standardError("presentation-server: \(error)")

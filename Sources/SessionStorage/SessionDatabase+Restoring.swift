@@ -11,13 +11,12 @@ extension SessionDatabase {
     /// What `restore` makes of each of `found`, in order. Decoding a session and checking it
     /// is most of a start-up (about two thirds of its instructions, docs/performance.md,
     /// item 102) and each session's is its own, so the sessions are shared out among the
-    /// cores the process may run on (`activeProcessorCount` follows its CPU affinity), in
-    /// contiguous runs of at least `minimumRun` (sharing out fewer costs more than it saves);
-    /// one core, or a few sessions, restores them in turn.
+    /// `cores` the process may run on, in contiguous runs of at least `minimumRun` (sharing
+    /// out fewer costs more than it saves); one core, or a few sessions, restores them in turn.
     static func restoreAll(
-        _ found: [SessionTable.Found], limits: Limits, path: String, minimumRun: Int = 2_048
+        _ found: [SessionTable.Found], limits: Limits, path: String, cores: Int, minimumRun: Int = 2_048
     ) -> [Result<(session: Session, trimmed: Bool), any Error>] {
-        let workers = min(ProcessInfo.processInfo.activeProcessorCount, found.count / minimumRun)
+        let workers = min(cores, found.count / minimumRun)
         guard workers > 1 else {
             return found.map { found in Result { try restore(found, limits: limits, path: path) } }
         }

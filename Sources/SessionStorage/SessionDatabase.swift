@@ -35,20 +35,23 @@ public enum SessionDatabase {
     /// (stack length, presentation depth), so lowering those never strands a stored session.
     /// `maxPageCount` caps the file (SQLite pages of 4 KiB): for tests of a full disk.
     /// `foldThreshold` is the bytes of log past which sessions are folded into their rows.
+    /// `cores` is how many the sessions are decoded on at once (the executable passes those
+    /// its affinity and CPU quota allow; Foundation's count here is of the cores online).
     public static func open(
         directory: String, limits: Limits, now: Date, maxPageCount: Int? = nil,
-        foldThreshold: Int = defaultFoldThreshold
+        foldThreshold: Int = defaultFoldThreshold, cores: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(StorageOpenError) -> Recovery {
         try open(
             directory: directory, limits: limits, now: now, maxPageCount: maxPageCount, foldThreshold: foldThreshold,
-            sync: { $0.sync() })
+            cores: cores, sync: { $0.sync() })
     }
 
     /// The same, with `sync` in place of the log's fsync and `directorySync` in place of a
     /// directory's: for tests of a slow or failing disk.
     static func open(
         directory: String, limits: Limits, now: Date, maxPageCount: Int? = nil,
-        foldThreshold: Int = defaultFoldThreshold, sync: @escaping @Sendable (WALFile) -> Int32,
+        foldThreshold: Int = defaultFoldThreshold, cores: Int = ProcessInfo.processInfo.activeProcessorCount,
+        sync: @escaping @Sendable (WALFile) -> Int32,
         directorySync: (String) -> Int32 = syncDirectory
     ) throws(StorageOpenError) -> Recovery {
         let started = ContinuousClock.now
@@ -66,7 +69,7 @@ public enum SessionDatabase {
         var expired: [SessionID] = []
         do {
             let everyFound = try table.readAll()
-            for (found, restored) in zip(everyFound, restoreAll(everyFound, limits: restoring, path: path)) {
+            for (found, restored) in zip(everyFound, restoreAll(everyFound, limits: restoring, path: path, cores: cores)) {
                 let (session, trimmed) = try restored.get()
                 if found.lease.isExpired(at: now) {
                     expired.append(session.id)

@@ -106,6 +106,20 @@ struct ExecutableTests {
         #expect(!server.output.contains(secret))
     }
 
+    /// One core of a larger machine (`taskset`, a container's cpuset): one worker thread, as
+    /// many as the cores it may use, not one for every core online.
+    @Test("Started on one core, it runs one worker thread by default; --threads still sets it")
+    func threadsFollowAffinity() throws {
+        for (arguments, expected) in [([String](), 1), (["--threads", "3"], 3)] {
+            let server = try ServerProcess.start(
+                arguments: ["--port", "0"] + arguments, accessLog: false, through: ["taskset", "-c", "0"])
+            _ = try server.port()
+            #expect(try server.terminate() == 0)
+            let listening = server.logLines().first { $0["event"] as? String == "listening" }
+            #expect(listening?["threads"] as? Int == expected, "\(server.output)")
+        }
+    }
+
     @Test("It binds port 0 from the environment, logs each request as JSON with its client, and stops on SIGTERM with 0")
     func lifecycle() throws {
         let server = try ServerProcess.start(arguments: ["--threads", "2"], environment: ["PORT": "0", "HOST": "127.0.0.1"])

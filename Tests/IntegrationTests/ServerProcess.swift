@@ -46,11 +46,12 @@ final class ServerProcess {
     }
 
     /// `accessLog: false` for load that would fill the stdout pipe nobody reads while it runs.
-    static func start(arguments: [String], environment: [String: String] = [:], accessLog: Bool = true) throws
-        -> ServerProcess
-    {
+    /// `through`: a command that runs the binary in its own process (`taskset -c 0`).
+    static func start(
+        arguments: [String], environment: [String: String] = [:], accessLog: Bool = true, through: [String] = []
+    ) throws -> ServerProcess {
         let server = ServerProcess()
-        try server.launch(arguments + ["--access-log", accessLog ? "on" : "off"], environment: environment)
+        try server.launch(arguments + ["--access-log", accessLog ? "on" : "off"], environment: environment, through: through)
         return server
     }
 
@@ -75,9 +76,14 @@ final class ServerProcess {
         return (server, false)
     }
 
-    private func launch(_ arguments: [String], environment: [String: String]) throws {
-        process.executableURL = Self.executable
-        process.arguments = arguments
+    private func launch(_ arguments: [String], environment: [String: String], through: [String] = []) throws {
+        if through.isEmpty {
+            process.executableURL = Self.executable
+            process.arguments = arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = through + [Self.executable.path] + arguments
+        }
         var merged = ProcessInfo.processInfo.environment
         for name in ["PORT", "HOST", "THREADS", "DATA_DIR", "ADMIN_TOKEN", "ADMIN_TOKEN_FILE", "CORS_ORIGINS", "TLS_CERT", "TLS_KEY", "HEARTBEAT", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_IP", "CONNECTION_TIMEOUT", "CREATE_RATE_PER_IP", "TRUSTED_PROXIES", "ACCESS_LOG_FLUSH_MS"] {
             merged.removeValue(forKey: name)

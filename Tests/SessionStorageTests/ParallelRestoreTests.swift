@@ -19,8 +19,9 @@ struct ParallelRestoreTests {
         }
         // The 27th holds the 4th's bytes: decoded, its id does not match its key.
         found[26].body = found[3].body
-        // Runs of 4: ten, shared among the cores there are (one run after another on one core).
-        let restored = SessionDatabase.restoreAll(found, limits: Limits(eventsKept: 12), path: "sessions.sqlite3", minimumRun: 4)
+        // Runs of 4: ten, shared among four workers (one run after another on one core).
+        let restored = SessionDatabase.restoreAll(
+            found, limits: Limits(eventsKept: 12), path: "sessions.sqlite3", cores: 4, minimumRun: 4)
         #expect(restored.count == sessions.count)
         for (index, result) in restored.enumerated() where index != 26 {
             #expect((try? result.get())?.session == sessions[index], "session \(index + 1)")
@@ -32,7 +33,7 @@ struct ParallelRestoreTests {
             return id == sessions[26].id.rawValue
         }
         // Restored in turn, the same.
-        let inTurn = SessionDatabase.restoreAll(found, limits: Limits(eventsKept: 12), path: "sessions.sqlite3")
+        let inTurn = SessionDatabase.restoreAll(found, limits: Limits(eventsKept: 12), path: "sessions.sqlite3", cores: 1)
         #expect(inTurn.map { try? $0.get().session } == restored.map { try? $0.get().session })
     }
 }

@@ -1,0 +1,92 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// How many cores the process may actually run on: the cores online, fewer when its CPU
+/// affinity allows fewer (`taskset`, a `cpuset` cgroup), and fewer again when its cgroup's CPU
+/// quota is less (a container's `--cpus`, a Kubernetes CPU limit).
+///
+/// The default number of worker threads: counted from the cores online alone, a server given
+/// one core of a 64-core host started 64 epoll threads, each contending for that core and
+/// each holding its own share of connections and memory. Foundation's
+/// `activeProcessorCount` reads neither here (it answers 2 under `taskset -c 0` on this
+/// machine). Only the process's own cgroup is read, not its ancestors' quotas.
+public enum AvailableProcessors {
+    public static var count: Int {
+        var count = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        if let allowed = affinityCount() { count = min(count, allowed) }
+        if let cgroups = FileSystem.readSmallFile("/proc/self/cgroup"), let quota = quotaCores(cgroups: cgroups) {
+            count = min(count, quota)
+        }
+        return max(1, count)
+    }
+
+    /// The cores the affinity mask allows, from `/proc/self/status` (libc's
+    /// `sched_getaffinity` is not in Swift's Glibc module); nil where it cannot be read.
+    private static func affinityCount() -> Int? {
+        FileSystem.readSmallFile("/proc/self/status", limit: 16 << 10).flatMap(allowedCores(status:))
+    }
+
+    /// The cores a `Cpus_allowed_list:` line of a status file names, such as "0-3,8,10-11": 7.
+    static func allowedCores(status: String) -> Int? {
+        for line in status.split(separator: "\n") where line.hasPrefix("Cpus_allowed_list:") {
+            var count = 0
+            for range in line.dropFirst("Cpus_allowed_list:".count).trimmingWhitespace.split(separator: ",") {
+                let bounds = range.split(separator: "-").map { Int($0.trimmingWhitespace) }
+                switch bounds.count {
+                case 1:
+                    guard bounds[0] != nil else { return nil }
+                    count += 1
+                case 2:
+                    guard let low = bounds[0], let high = bounds[1], low <= high else { return nil }
+                    count += high - low + 1
+                default: return nil
+                }
+            }
+            return count > 0 ? count : nil
+        }
+        return nil
+    }
+
+    /// The cores the quota of the process's cgroup allows (rounded up), from the files the
+    /// lines of `/proc/self/cgroup` lead to; nil when there is no quota or no file to read.
+    static func quotaCores(cgroups: String, read: (String) -> String? = { FileSystem.readSmallFile($0) }) -> Int? {
+        for line in cgroups.split(separator: "\n") {
+            // "hierarchy:controllers:path": "0::/path" in cgroup v2, "4:cpu,cpuacct:/path" in v1.
+            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+            guard fields.count == 3 else { continue }
+            let path = fields[2] == "/" ? "" : String(fields[2])
+            let controllers = fields[1].split(separator: ",")
+            if fields[0] == "0" && controllers.isEmpty {
+                // In a container the cgroup namespace usually makes its own cgroup the root.
+                for directory in ["/sys/fs/cgroup" + path, "/sys/fs/cgroup"] {
+                    if let text = read(directory + "/cpu.max") { return quotaCores(cpuMax: text) }
+                }
+            } else if controllers.contains("cpu") {
+                for directory in ["/sys/fs/cgroup/\(fields[1])" + path, "/sys/fs/cgroup/cpu" + path, "/sys/fs/cgroup/cpu"] {
+                    if let quota = read(directory + "/cpu.cfs_quota_us"), let period = read(directory + "/cpu.cfs_period_us") {
+                        return quotaCores(quota: quota, period: period)
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// cgroup v2's `cpu.max`: "max 100000" (no quota) or "150000 100000" (1.5 cores: 2).
+    static func quotaCores(cpuMax: String) -> Int? {
+        let fields = cpuMax.split(whereSeparator: \.isWhitespace)
+        guard fields.count == 2 else { return nil }
+        return quotaCores(quota: String(fields[0]), period: String(fields[1]))
+    }
+
+    /// cgroup v1's `cpu.cfs_quota_us` and `cpu.cfs_period_us`: a quota of -1 (or "max") is none.
+    static func quotaCores(quota: String, period: String) -> Int? {
+        guard let quota = Int(quota.trimmingWhitespace), quota > 0,
+            let period = Int(period.trimmingWhitespace), period > 0
+        else { return nil }
+        return max(1, (quota + period - 1) / period)
+    }
+}
