@@ -81,6 +81,7 @@ STATE_CODES = {
     "history_expired",  # `after` is older than the kept events
     "stack_too_long",  # the stack already holds its maximum
     "presentations_too_deep",  # as many presentations as allowed are open
+    "session_too_large",  # what the session holds and the change brings pass --max-session-bytes
     "unknown_action",  # the alert being answered has no such action
     "invalid_alert_result",  # the answer does not fit the alert being answered
     "invalid_alert",  # action or field ids repeat, or two cancel actions
