@@ -32,20 +32,7 @@ enum FileSystem {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var bytes = [UInt8](repeating: 0, count: limit)
-        var count = 0
-        while count < limit {
-            let read = bytes.withUnsafeMutableBytes { buffer in
-                readBytes(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
-            }
-            if read < 0 {
-                if errno == EINTR { continue }
-                return nil
-            }
-            if read == 0 { break }
-            count += read
-        }
-        return String(decoding: bytes[..<count], as: UTF8.self)
+        return readUpTo(limit, from: descriptor).map { String(decoding: $0, as: UTF8.self) }
     }
 
     static func isDirectory(_ path: String) -> Bool {
@@ -90,23 +77,29 @@ enum FileSystem {
         /// The whole content; nil when reading fails or the file no longer has the size
         /// `fstat` gave (it changed while we read, so the caller's identity would be wrong).
         func readAll(expected size: Int) -> [UInt8]? {
-            var bytes = [UInt8](repeating: 0, count: size + 1)
-            var count = 0
-            while count < bytes.count {
-                let read = bytes.withUnsafeMutableBytes { buffer in
-                    readBytes(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
-                }
-                if read < 0 {
-                    if errno == EINTR { continue }
-                    return nil
-                }
-                if read == 0 { break }
-                count += read
-            }
-            guard count == size else { return nil }
-            bytes.removeLast()
+            // One byte more than expected, to tell a file that grew.
+            guard let bytes = readUpTo(size + 1, from: descriptor), bytes.count == size else { return nil }
             return bytes
         }
+    }
+
+    /// Up to `limit` bytes from `descriptor`, until its end; nil when a read fails.
+    private static func readUpTo(_ limit: Int, from descriptor: Int32) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: limit)
+        var count = 0
+        while count < limit {
+            let read = bytes.withUnsafeMutableBytes { buffer in
+                readBytes(descriptor, UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+            }
+            if read < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if read == 0 { break }
+            count += read
+        }
+        bytes.removeLast(limit - count)
+        return bytes
     }
 }
 

@@ -14,14 +14,8 @@ struct EventSubscriberTests {
     @Test("A subscriber that fell behind the kept history sends a reset at the current revision, then goes on")
     func resetWhenBehind() throws {
         let harness = APIHarness(limits: Limits(eventsKept: 1))
-        let (rawID, token) = try harness.createSession()
-        let id = try #require(SessionID(rawValue: rawID))
-        let stream = HTTPStream()
         // Opened at revision 1, and not woken while the next three changes land.
-        let subscriber = EventSubscriber(
-            id: id, store: harness.store, stream: stream, after: 1, openedWith: SessionTokenDigest(hashing: token),
-            frames: EventFrameCache(), sessionJSON: nil)
-        let tap = StreamTap(stream: stream, includesSession: false, through: 1)
+        let (rawID, token, id, subscriber, tap) = try Self.subscribed(on: harness)
         for screen in ["a", "b", "c"] {
             let pushed = harness.send(.post, "/v1/sessions/\(rawID)/push", json: #"{"screen": "\#(screen)"}"#, token: token)
             #expect(pushed.status == .ok)
@@ -45,14 +39,7 @@ struct EventSubscriberTests {
     @Test("A change made before the token was replaced still goes out, then revoked; nothing after it")
     func revokedAfterWhatTheTokenMade() throws {
         let harness = APIHarness()
-        let (rawID, token) = try harness.createSession()
-        let id = try #require(SessionID(rawValue: rawID))
-        let digest = SessionTokenDigest(hashing: token)
-        let stream = HTTPStream()
-        let subscriber = EventSubscriber(
-            id: id, store: harness.store, stream: stream, after: 1, openedWith: digest,
-            frames: EventFrameCache(), sessionJSON: nil)
-        let tap = StreamTap(stream: stream, includesSession: false, through: 1)
+        let (rawID, token, id, subscriber, tap) = try Self.subscribed(on: harness)
         let pushed = harness.send(.post, "/v1/sessions/\(rawID)/push", json: #"{"screen": "mine"}"#, token: token)
         #expect(pushed.status == .ok)
         let rotated = harness.send(.post, "/v1/sessions/\(rawID)/token", token: token)
@@ -62,29 +49,36 @@ struct EventSubscriberTests {
         #expect(after.status == .ok)
 
         // The push's notice, come late: revision 2 was made with the stream's token.
-        subscriber.handle(.revised(2, token: digest))
+        subscriber.handle(.revised(2, token: SessionTokenDigest(hashing: token)))
         let session = try #require(harness.store.session(id))
         let revision2 = try session.events(after: 1).filter { $0.revision == 2 }
         #expect(Self.text(tap.drain()) == Self.text(EventStreamFrame.messages(for: revision2) + EventStreamFrame.named("revoked", revision: 2)))
-        #expect(!stream.send(Array("more".utf8)), "the stream is finished")
+        #expect(!tap.stream.send(Array("more".utf8)), "the stream is finished")
     }
 
     @Test("A notice of a change made with another token ends the stream with nothing of it")
     func revokedByLaterChange() throws {
         let harness = APIHarness()
-        let (rawID, token) = try harness.createSession()
-        let id = try #require(SessionID(rawValue: rawID))
-        let stream = HTTPStream()
-        let subscriber = EventSubscriber(
-            id: id, store: harness.store, stream: stream, after: 1, openedWith: SessionTokenDigest(hashing: token),
-            frames: EventFrameCache(), sessionJSON: nil)
-        let tap = StreamTap(stream: stream, includesSession: false, through: 1)
+        let (rawID, token, _, subscriber, tap) = try Self.subscribed(on: harness)
         let rotated = harness.send(.post, "/v1/sessions/\(rawID)/token", token: token)
         let fresh = try #require(try rotated.jsonObject()["token"] as? String)
         let after = harness.send(.post, "/v1/sessions/\(rawID)/push", json: #"{"screen": "theirs"}"#, token: fresh)
         #expect(after.status == .ok)
         subscriber.handle(.revised(2, token: SessionTokenDigest(hashing: fresh)))
         #expect(Self.text(tap.drain()) == Self.text(EventStreamFrame.named("revoked", revision: 1)))
+    }
+
+    /// A new session of `harness`, and a subscriber of it opened at revision 1 with its token, not yet woken.
+    private static func subscribed(on harness: APIHarness) throws
+        -> (rawID: String, token: String, id: SessionID, subscriber: EventSubscriber, tap: StreamTap)
+    {
+        let (rawID, token) = try harness.createSession()
+        let id = try #require(SessionID(rawValue: rawID))
+        let stream = HTTPStream()
+        let subscriber = EventSubscriber(
+            id: id, store: harness.store, stream: stream, after: 1, openedWith: SessionTokenDigest(hashing: token),
+            frames: EventFrameCache(), sessionJSON: nil)
+        return (rawID, token, id, subscriber, StreamTap(stream: stream, includesSession: false, through: 1))
     }
 
     private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
