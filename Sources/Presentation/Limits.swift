@@ -15,8 +15,8 @@ public struct Limits: Hashable, Sendable {
     /// Closed presentations whose outcome a session remembers.
     public var outcomesKept: Int
     /// The most bytes a session's clients may put in its tree, as they are held: screens'
-    /// names, titles and params, their states and results, a result weighed parsed
-    /// (`Chain.weight`). A change past it is refused, unless it shrinks the session. The events
+    /// names, titles and params, their states and results, a result weighed parsed, and an
+    /// open alert's texts (`Chain.weight`). A change past it is refused, unless it shrinks the session. The events
     /// and the outcomes a session keeps are trimmed, oldest first, to as many bytes each, so a
     /// session holds at most about three times this, and its replies (`replyBytesKept`).
     /// Without it each screen could hold a body's worth (1 MiB), and one session's holder

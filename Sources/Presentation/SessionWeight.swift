@@ -1,8 +1,9 @@
 /// What a session's tree weighs against `Limits.maxSessionBytes`: the bytes of what its clients
 /// put in it, as it is held. Every screen's name, title and params and its state's name and
 /// params are kept as text, and weigh their bytes; its result is kept parsed, and weighs what
-/// that takes (`JSONValue.heldBytes`, up to twelve times its text). Ids, styles and alerts are
-/// left out: each is bounded by a limit of its own (an alert's actions and fields, its texts).
+/// that takes (`JSONValue.heldBytes`, up to twelve times its text). An open alert's texts weigh
+/// their bytes too: nothing else bounds them but a body's size. Ids and styles are left out:
+/// each is bounded by a limit of its own.
 ///
 /// Weighed from the tree, not kept as a running total: a session would carry 8 bytes more, and
 /// every operation that adds or removes a screen would have to keep it right. A walk is a
@@ -13,6 +14,7 @@ extension Chain {
         for stack in stacks {
             for screen in stack.path { total += screen.weight }
         }
+        if let alert, case .alert(let body) = alert.body { total += body.weight }
         return total
     }
 }
@@ -34,6 +36,15 @@ extension ScreenState {
     var weight: Int { name.utf8.count + paramsText.count }
 }
 
+extension Alert {
+    var weight: Int {
+        var total = (title?.utf8.count ?? 0) + (message?.utf8.count ?? 0)
+        for action in actions { total += action.id.utf8.count + action.title.utf8.count }
+        for field in fields { total += field.id.utf8.count + (field.placeholder?.utf8.count ?? 0) }
+        return total
+    }
+}
+
 extension Operation {
     /// The most an operation can add to its session's weight: what it brings in. Whatever it
     /// replaces or removes only takes away, so the tree after it weighs at most its weight
@@ -43,7 +54,10 @@ extension Operation {
         switch self {
         case .push(let spec), .replace(let spec), .setRoot(let spec): spec.weight
         case .present(let request):
-            if case .screen(let spec, _) = request.content { spec.weight } else { 0 }
+            switch request.content {
+            case .screen(let spec, _): spec.weight
+            case .alert(let alert): alert.weight
+            }
         case .pop(let result), .dismiss(_, let result): result?.heldBytes ?? 0
         case .emit(_, let result): result.heldBytes
         case .setState(_, let state, _): state.weight

@@ -132,6 +132,29 @@ struct SessionWeightTests {
         }
     }
 
+    @Test("An alert's texts weigh as a screen's do: an alert past the limit is refused, and so is its import")
+    func alerts() throws {
+        let limits = Limits(maxSessionBytes: 1_000)
+        var session = Fixture.session()
+        let before = session
+        // Nothing else bounds an alert's title, message and buttons but the body's size (1 MiB).
+        let text = String(repeating: "m", count: 1_000)
+        let heavy = try Alert(title: "t", message: text, actions: [AlertAction(id: "ok", title: "OK")])
+        let alert = Operation.present(try PresentationRequest(style: .alert, content: .alert(heavy)))
+        #expect(throws: PresentationError.sessionTooLarge(limit: 1_000)) { try session.run(alert, limits: limits) }
+        #expect(session == before)
+        #expect(throws: PresentationError.sessionTooLarge(limit: 1_000)) {
+            _ = try session.apply(
+                [Step(operation: .push(Fixture.spec("a"))), Step(operation: .pop(result: nil)), Step(operation: alert)],
+                at: Fixture.time(of: 2), limits: limits)
+        }
+        #expect(session == before)
+        try session.run(alert)
+        #expect(throws: PresentationError.sessionTooLarge(limit: 1_000)) {
+            try ImportedSession(checking: session.snapshot, limits: limits)
+        }
+    }
+
     @Test("Events are trimmed to the limit in bytes, oldest revisions first, the newest kept whole")
     func eventsTrimmedByBytes() throws {
         let limits = Limits(maxSessionBytes: 2_000)
