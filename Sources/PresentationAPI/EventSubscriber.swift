@@ -11,7 +11,7 @@ final class EventSubscriber: Sendable {
     private let id: SessionID
     private let store: any SessionStore
     let stream: HTTPStream
-    private let lastSent: Mutex<Int>
+    private let progress: Mutex<Progress>
     /// The token the stream was opened with: once the session's token is replaced, the stream ends.
     private let openedWith: SessionTokenDigest
     /// Shared by every subscriber, so that a revision's events are written once, not once each.
@@ -30,15 +30,23 @@ final class EventSubscriber: Sendable {
         self.openedWith = openedWith
         self.store = store
         self.stream = stream
-        lastSent = Mutex(revision)
+        progress = Mutex(Progress(lastSent: revision))
+    }
+
+    /// How far the stream has gone, under its own lock.
+    private struct Progress {
+        var lastSent: Int
+        /// The first revision a notice said was made with another token: every later one was
+        /// too, since a replaced token never comes back.
+        var firstNotOurs: Int?
     }
 
     func handle(_ change: SessionChange) {
         switch change {
-        case .revised(let revision, let token): pump(madeWithOurToken: token == openedWith ? revision : nil)
+        case .revised(let revision, let token): pump(notice: (revision, ours: token == openedWith))
         case .deleted:
-            lastSent.withLock { last in
-                stream.send(EventStreamFrame.named("deleted", revision: last))
+            progress.withLock { progress in
+                stream.send(EventStreamFrame.named("deleted", revision: progress.lastSent))
                 stream.finish()
             }
         }
@@ -46,29 +54,40 @@ final class EventSubscriber: Sendable {
 
     /// Sends whatever happened since the last message.
     ///
-    /// `madeWithOurToken` is a revision the notice that woke it says was made while the session
-    /// still had the stream's token. Told outside the session's lock, a notice may come after
-    /// the token was replaced; what was made before that still goes out, then `revoked`. Read
-    /// alone, the session (already under the new token) ended the stream one change early.
-    func pump(madeWithOurToken: Int? = nil) {
-        lastSent.withLock { last in
+    /// `notice` is the revision that woke it and whether it was made while the session still had
+    /// the stream's token. Told outside the session's lock, notices may come after the token was
+    /// replaced, and in any order: what the stream's token made still goes out, then `revoked`,
+    /// once the notices tell where its changes end (the first made with another token, or none
+    /// made since). Read alone, the session (already under the new token) ended the stream
+    /// without them; ended at the first such notice, without those whose notices came later.
+    /// Every revision after the first read that found the stream's token is told to it, so
+    /// that point always comes; the first read (no notice) that finds another ends it at once.
+    func pump(notice: (revision: Int, ours: Bool)? = nil) {
+        progress.withLock { progress in
+            let last = progress.lastSent
             guard let session = store.session(id) else {
                 stream.send(EventStreamFrame.named("deleted", revision: last))
                 stream.finish()
                 return
             }
             guard session.tokenDigest == openedWith else {
-                if let through = madeWithOurToken, through > last {
-                    send(session, after: last, through: through)
-                    last = through
+                if let notice {
+                    if !notice.ours {
+                        progress.firstNotOurs = min(progress.firstNotOurs ?? notice.revision, notice.revision)
+                    } else if notice.revision > last {
+                        send(session, after: last, through: notice.revision)
+                        progress.lastSent = notice.revision
+                    }
+                    let last = progress.lastSent
+                    guard last == session.revision || progress.firstNotOurs == last + 1 else { return }
                 }
-                stream.send(EventStreamFrame.named("revoked", revision: last))
+                stream.send(EventStreamFrame.named("revoked", revision: progress.lastSent))
                 stream.finish()
                 return
             }
             guard session.revision > last else { return }
             send(session, after: last, through: session.revision)
-            last = session.revision
+            progress.lastSent = session.revision
         }
     }
 

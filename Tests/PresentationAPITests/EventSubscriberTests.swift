@@ -48,11 +48,42 @@ struct EventSubscriberTests {
         let after = harness.send(.post, "/v1/sessions/\(rawID)/push", json: #"{"screen": "theirs"}"#, token: fresh)
         #expect(after.status == .ok)
 
-        // The push's notice, come late: revision 2 was made with the stream's token.
+        // The push's notice, come late: revision 2 was made with the stream's token. Revision 3
+        // may have been too until its notice says otherwise.
         subscriber.handle(.revised(2, token: SessionTokenDigest(hashing: token)))
+        subscriber.handle(.revised(3, token: SessionTokenDigest(hashing: fresh)))
         let session = try #require(harness.store.session(id))
         let revision2 = try session.events(after: 1).filter { $0.revision == 2 }
         #expect(Self.text(tap.drain()) == Self.text(EventStreamFrame.messages(for: revision2) + EventStreamFrame.named("revoked", revision: 2)))
+        #expect(!tap.stream.send(Array("more".utf8)), "the stream is finished")
+    }
+
+    /// Two changes of the old token (revisions 2 and 3) land before the rotation, and one of the
+    /// new token's (4) after it, and their notices may reach the subscriber in any order, each
+    /// told by its own thread outside the lock. Ended at the first notice that found the new
+    /// token, the stream lost revision 3 (woken by 2) or both (woken by 4).
+    @Test(
+        "Every change the replaced token made goes out before revoked, in whatever order the notices come",
+        arguments: [[2, 3, 4], [2, 4, 3], [3, 2, 4], [3, 4, 2], [4, 2, 3], [4, 3, 2]])
+    func revokedAfterAllTheTokenMade(order: [Int]) throws {
+        let harness = APIHarness()
+        let (rawID, token, id, subscriber, tap) = try Self.subscribed(on: harness)
+        let digest = SessionTokenDigest(hashing: token)
+        for screen in ["a", "b"] {
+            let pushed = harness.send(.post, "/v1/sessions/\(rawID)/push", json: #"{"screen": "\#(screen)"}"#, token: token)
+            #expect(pushed.status == .ok)
+        }
+        let rotated = harness.send(.post, "/v1/sessions/\(rawID)/token", token: token)
+        let fresh = try #require(try rotated.jsonObject()["token"] as? String)
+        let after = harness.send(.post, "/v1/sessions/\(rawID)/push", json: #"{"screen": "theirs"}"#, token: fresh)
+        #expect(after.status == .ok)
+
+        for revision in order {
+            subscriber.handle(.revised(revision, token: revision < 4 ? digest : SessionTokenDigest(hashing: fresh)))
+        }
+        let session = try #require(harness.store.session(id))
+        let made = try session.events(after: 1).filter { $0.revision <= 3 }
+        #expect(Self.text(tap.drain()) == Self.text(EventStreamFrame.messages(for: made) + EventStreamFrame.named("revoked", revision: 3)))
         #expect(!tap.stream.send(Array("more".utf8)), "the stream is finished")
     }
 
