@@ -31,9 +31,13 @@ enum SessionWaiter {
                 guard let session = store.session(id) else { return }
                 // Told outside the lock, the notice of a change made with the wait's token may
                 // come after the token was replaced: the session still as that change left it
-                // is that change's answer, not a refusal.
-                let madeWithOurs = token == openedWith && session.revision == revision
-                if let answer = madeWithOurs ? ready(session) : guarded(session) { deferred.complete(with: answer) }
+                // is that change's answer, not a refusal. Moved on since, it may have moved by
+                // changes of that token too, whose notices are still to come: theirs decide.
+                if token == openedWith && session.tokenDigest != openedWith {
+                    if session.revision == revision, let answer = ready(session) { deferred.complete(with: answer) }
+                } else if let answer = guarded(session) {
+                    deferred.complete(with: answer)
+                }
             }
         }
         guard let watch else { return .now(gone) }

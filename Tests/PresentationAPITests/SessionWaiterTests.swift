@@ -1,0 +1,56 @@
+import Dispatch
+import Foundation
+import MicroHTTP
+import Presentation
+@testable import PresentationAPI
+import Testing
+
+/// What a long poll answers when the session's token is replaced while it waits.
+@Suite("Long polls")
+struct SessionWaiterTests {
+    /// Two changes of the wait's token (revisions 2 and 3) land before a rotation, and their
+    /// notices reach the wait only after it, each on its own thread outside the lock. Told of
+    /// revision 2 with the session at 3 under the new token, the wait answered 401, though 3
+    /// was its token's too: nothing tells yet, and the notice of 3 that does is still to come.
+    @Test("A late notice of a change the wait's token made does not refuse it while a later one may be that token's too")
+    func lateNoticeOfAnEarlierChange() throws {
+        let harness = APIHarness()
+        let (rawID, token) = try harness.createSession()
+        let id = try #require(SessionID(rawValue: rawID))
+        // Watchers are told in the order they registered: one registered first holds each push's
+        // thread, after its change is made and before the wait is told of it.
+        let gates = [2: DispatchSemaphore(value: 0), 3: DispatchSemaphore(value: 0)]
+        let held = DispatchSemaphore(value: 0)
+        let hold = try #require(
+            harness.store.watch(id) { change in
+                guard case .revised(let revision, _) = change, let gate = gates[revision] else { return }
+                held.signal()
+                gate.wait()
+            })
+        defer { hold.cancel() }
+        let session = try #require(harness.store.session(id))
+        let reply = SessionWaiter.wait(
+            for: session, in: harness.store, seconds: 60, ready: { $0.revision > 1 ? HTTPResponse(status: .ok) : nil },
+            timeout: { _ in HTTPResponse(status: .noContent) })
+        guard case .later(let deferred) = reply else {
+            Issue.record("the wait was answered at once")
+            return
+        }
+        let told = [2: DispatchSemaphore(value: 0), 3: DispatchSemaphore(value: 0)]
+        for (revision, screen) in [(2, "a"), (3, "b")] {
+            DispatchQueue.global().async {
+                _ = harness.send(.post, "/v1/sessions/\(rawID)/push", json: #"{"screen": "\#(screen)"}"#, token: token)
+                told[revision]?.signal()
+            }
+            held.wait()
+        }
+        #expect(harness.send(.post, "/v1/sessions/\(rawID)/token", token: token).status == .ok)
+
+        gates[2]?.signal()
+        told[2]?.wait()
+        #expect(deferred.completed == nil, "answered at revision 2's notice")
+        gates[3]?.signal()
+        told[3]?.wait()
+        #expect(deferred.completed?.status == .ok)
+    }
+}
