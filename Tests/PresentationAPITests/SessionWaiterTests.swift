@@ -8,6 +8,9 @@ import Testing
 /// What a long poll answers when the session's token is replaced while it waits.
 @Suite("Long polls")
 struct SessionWaiterTests {
+    /// Not a measure: a wait that never ends fails the test instead of hanging the run.
+    static var hangGuard: DispatchTime { .now() + 30 }
+
     /// Two changes of the wait's token (revisions 2 and 3) land before a rotation, and their
     /// notices reach the wait only after it, each on its own thread outside the lock. Told of
     /// revision 2 with the session at 3 under the new token, the wait answered 401, though 3
@@ -25,7 +28,7 @@ struct SessionWaiterTests {
             harness.store.watch(id) { change in
                 guard case .revised(let revision, _) = change, let gate = gates[revision] else { return }
                 held.signal()
-                gate.wait()
+                _ = gate.wait(timeout: Self.hangGuard)
             })
         defer { hold.cancel() }
         let session = try #require(harness.store.session(id))
@@ -42,15 +45,15 @@ struct SessionWaiterTests {
                 _ = harness.send(.post, "/v1/sessions/\(rawID)/push", json: #"{"screen": "\#(screen)"}"#, token: token)
                 told[revision]?.signal()
             }
-            held.wait()
+            #expect(held.wait(timeout: Self.hangGuard) == .success, "push \(revision) told no watcher")
         }
         #expect(harness.send(.post, "/v1/sessions/\(rawID)/token", token: token).status == .ok)
 
         gates[2]?.signal()
-        told[2]?.wait()
+        #expect(told[2]?.wait(timeout: Self.hangGuard) == .success)
         #expect(deferred.completed == nil, "answered at revision 2's notice")
         gates[3]?.signal()
-        told[3]?.wait()
+        #expect(told[3]?.wait(timeout: Self.hangGuard) == .success)
         #expect(deferred.completed?.status == .ok)
     }
 }
