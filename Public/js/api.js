@@ -93,6 +93,16 @@ async function call(method, path, { token, body, headers = {} } = {}) {
   return { status: response.status, body: json };
 }
 
+/**
+ * The If-Match value for what the inspector's field holds: a bare revision is quoted (`3` is
+ * `"3"`); `*` and a tag already written as one (`"3"`, `W/"3"`: what docs/api.md and an ETag
+ * show) go as they are. Quoted again they were no tag at all, and refused 400.
+ */
+function entityTag(value) {
+  const text = String(value).trim();
+  return text === '*' || text.startsWith('"') || text.startsWith('W/') ? text : `"${text}"`;
+}
+
 /** `POST /v1/sessions`: a new session whose root is `root`; answers `{id, token, session}`. */
 export async function createSession(root) {
   const { body } = await call('POST', '/v1/sessions', { body: { root } });
@@ -119,12 +129,12 @@ export class SessionAPI {
   }
 
   /**
-   * Sends one operation. `ifMatch` (a revision) makes a stale page fail with 412 instead
+   * Sends one operation. `ifMatch` (a revision, or a tag: see entityTag) makes a stale page fail with 412 instead
    * of acting on a tree it has not seen. Answers `{session, presentation}`.
    */
   async perform(operation, body = {}, { ifMatch } = {}) {
     if (!OPERATIONS.includes(operation)) throw new Error(`unknown operation ${operation}`);
-    const headers = ifMatch !== undefined && ifMatch !== '' ? { 'If-Match': `"${ifMatch}"` } : {};
+    const headers = ifMatch !== undefined && ifMatch !== '' ? { 'If-Match': entityTag(ifMatch) } : {};
     const { body: answer } = await call('POST', `${this.path}/${operation}`, { token: this.token, body, headers });
     const { presentation, ...session } = answer;
     return { session, presentation: presentation ?? null };

@@ -100,3 +100,29 @@ def test_a_start_past_the_creation_rate_says_how_long_to_wait(browser, server_wi
     assert css(browser, '#start-demo').is_enabled()
     browser.get(first)
     wait_for(browser, lambda d: 'Inbox' in css(d, '#device-layers').text)
+
+
+def answer(driver):
+    """The inspector's outcome once its Send was answered, whichever way."""
+    return wait_for(driver, lambda d: css(d, '#operation-outcome').get_attribute('data-kind') in ('ok', 'error')
+                    and css(d, '#operation-outcome').text)
+
+
+def test_the_if_match_field_takes_what_docs_api_md_says_if_match_takes(browser, server, api):
+    # docs/api.md: `If-Match: "<revision>"` (or `*`). The field is named after the header, so a
+    # person types either what the docs show or a bare revision; each must reach the server as
+    # a tag it reads, not as a header it refuses (400 invalid_header).
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    send(browser, 'push', '{"screen": "detail"}', if_match='*')
+    assert answer(browser) == '200 OK · push · revision 2'
+    send(browser, 'push', '{"screen": "detail"}', if_match='"2"')
+    assert answer(browser) == '200 OK · push · revision 3'
+    send(browser, 'push', '{"screen": "detail"}', if_match='3')
+    assert answer(browser) == '200 OK · push · revision 4'
+    # A stale tag, quoted, is still a stale tag: 412, not 400.
+    send(browser, 'push', '{"screen": "detail"}', if_match='"1"')
+    text = answer(browser)
+    assert text.startswith('412') and 'revision_mismatch' in text, text
+    assert api.session(session)['revision'] == 4
+
