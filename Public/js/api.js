@@ -3,10 +3,12 @@
 
 /** An answer that is not 2xx: the server's problem+json (RFC 9457), kept whole. */
 export class ProblemError extends Error {
-  constructor(status, problem) {
+  constructor(status, problem, retryAfter = null) {
     super(problem.detail || problem.title || `HTTP ${status}`);
     this.name = 'ProblemError';
     this.status = status;
+    /** The `Retry-After` header (429, 503, 507): when to try again, which a detail may not say. */
+    this.retryAfter = retryAfter;
     this.code = problem.code || `http_${status}`;
     this.title = problem.title || `HTTP ${status}`;
     this.problem = problem;
@@ -88,7 +90,7 @@ async function call(method, path, { token, body, headers = {} } = {}) {
   }
   if (!response.ok) {
     const problem = json && typeof json === 'object' ? json : { title: response.statusText, detail: text };
-    throw new ProblemError(response.status, problem);
+    throw new ProblemError(response.status, problem, response.headers.get('Retry-After'));
   }
   return { status: response.status, body: json };
 }

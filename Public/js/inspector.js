@@ -185,7 +185,17 @@ export function describeError(error) {
   if (error && error.name === 'ProblemError') {
     const extra = error.problem.revision !== undefined ? ` (current revision ${error.problem.revision})` : '';
     const pointer = error.problem.pointer ? ` at ${error.problem.pointer}` : '';
-    return `${error.status} ${error.title} · ${error.code}: ${error.message}${pointer}${extra}`;
+    return `${error.status} ${error.title} · ${error.code}: ${error.message}${pointer}${extra}${retry(error)}`;
   }
   return error && error.message ? error.message : String(error);
+}
+
+/**
+ * When a refusal may be tried again: a 503 (too many sessions, storage, stopping) or 507 says
+ * so only in its Retry-After header; a 429's detail already says it ("retry in 60 s").
+ */
+function retry(error) {
+  const after = error.retryAfter;
+  if (!after || /retry in/i.test(error.message)) return '';
+  return /^\d+$/.test(after.trim()) ? `; retry in ${after.trim()} s` : `; retry after ${after.trim()}`;
 }

@@ -4,6 +4,7 @@ device, and a body the server refuses."""
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
 
+from harness import API
 from pages import css, open_session, visible_state, wait_for, wait_until_shows
 from test_live import INBOX
 
@@ -126,3 +127,15 @@ def test_the_if_match_field_takes_what_docs_api_md_says_if_match_takes(browser, 
     assert text.startswith('412') and 'revision_mismatch' in text, text
     assert api.session(session)['revision'] == 4
 
+
+def test_a_start_refused_503_says_when_to_retry(browser, server_with):
+    # 503 too_many_sessions comes with Retry-After (docs/api.md), which only the header says.
+    full = server_with('--max-sessions', '1')
+    API(full.url).create(INBOX)
+    browser.get(full.url + '/')
+    wait_for(browser, lambda d: 'No session open' in css(d, '#device-layers').text)
+    css(browser, '#start-demo').click()
+    notice = wait_for(browser, lambda d: css(d, '#notice').is_displayed() and css(d, '#notice').text)
+    assert '503' in notice and 'too_many_sessions' in notice, notice
+    assert 'retry in 60 s' in notice, notice
+    assert '#session=' not in browser.current_url
