@@ -285,6 +285,14 @@ elements.openForm.addEventListener('submit', (event) => {
   if (!id || !token) return;
   elements.openForm.reset();
   elements.openForm.closest('details').open = false;
+  // The URL names this session already (one that could not be opened, the network down):
+  // writing it again changes nothing, no hashchange comes, and the Open did nothing.
+  const shown = readFragment();
+  if (shown && shown.id === id && shown.token === token) {
+    clearNotice();
+    open(shown);
+    return;
+  }
   writeFragment({ id, token });
 });
 

@@ -1,7 +1,8 @@
 """The page as served: its own policy satisfied, nothing fetched from elsewhere, and a
 session reopened from the URL."""
 
-from pages import css, open_session, server_state, visible_state, wait_until_shows
+from harness import Proxy
+from pages import css, open_session, server_state, visible_state, wait_for, wait_for_live, wait_until_shows
 from test_live import INBOX
 
 
@@ -43,3 +44,28 @@ def test_a_wrong_token_is_reported(browser, server, api):
     notice = css(browser, '#notice')
     from pages import wait_for
     wait_for(browser, lambda d: notice.is_displayed() and '401' in notice.text)
+
+
+def test_opening_again_the_session_that_could_not_be_opened_tries_again(browser, server, api):
+    session = api.create(INBOX)
+    proxy = Proxy(server.port)
+    try:
+        browser.get(proxy.url + '/')
+        wait_for(browser, lambda d: 'No session open' in css(d, '#device-layers').text)
+        # The network goes as the session is opened: the page says it could not open it.
+        proxy.cut()
+        browser.execute_script('location.hash = arguments[0]', f'#session={session["id"]}&token={session["token"]}')
+        wait_for(browser, lambda d: 'could not be opened' in css(d, '#device-layers').text)
+        assert 'Cannot open session' in css(browser, '#notice').text
+        # Back online, the person opens it again with the form: the same id and token, so the
+        # URL does not change, and the page must still try (it offers no other way but a reload).
+        proxy.resume()
+        css(browser, '.open-session summary').click()
+        css(browser, '#open-id').send_keys(session['id'])
+        css(browser, '#open-token').send_keys(session['token'])
+        css(browser, '#open-form button[type="submit"]').click()
+        wait_for_live(browser, timeout=10)
+        wait_until_shows(browser, api, session)
+        assert not css(browser, '#notice').is_displayed()
+    finally:
+        proxy.close()
