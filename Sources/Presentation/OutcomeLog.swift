@@ -25,7 +25,17 @@ struct OutcomeLog: Hashable, Sendable {
     }
 
     /// Every kept outcome, oldest first.
-    var all: some RandomAccessCollection<PresentationOutcome> { kept.lazy.map(\.outcome) }
+    var all: [PresentationOutcome] { kept.map(\.outcome) }
+
+    var count: Int { kept.count }
+
+    /// Calls `body` with each kept outcome, oldest first, without an array of them: what every
+    /// durable write of a session does. (A lazy map returned as `some Collection` cost each
+    /// write a lookup of its generic metadata by mangled name: 2,800 instructions a durable
+    /// push/pop, docs/performance.md.)
+    func forEach(_ body: (PresentationOutcome) throws -> Void) rethrows {
+        for entry in kept { try body(entry.outcome) }
+    }
 
     /// Adds `outcome`, then forgets the oldest past `limit` outcomes or past `byteLimit` bytes
     /// of results; the newest is kept whatever its result weighs.

@@ -57,7 +57,14 @@ extension Session {
     public var lastIssuedID: Int { ids.lastIssued }
     public var eventsDroppedThrough: Int { history.droppedThrough }
     public var keptEventCount: Int { history.count }
-    public var keptOutcomes: some RandomAccessCollection<PresentationOutcome> { outcomes.all }
+    public var keptOutcomes: [PresentationOutcome] { outcomes.all }
+    public var keptOutcomeCount: Int { outcomes.count }
+
+    /// Calls `body` with each kept outcome, oldest first: for storage, which writes them all on
+    /// every write of the session, without the array `keptOutcomes` makes.
+    public func forEachKeptOutcome(_ body: (PresentationOutcome) throws -> Void) rethrows {
+        try outcomes.forEach(body)
+    }
 
     /// Calls `body` with the revision and binary form of each kept event above `revision`.
     package func forEachKeptEventRecord<Failure: Error>(
@@ -105,6 +112,6 @@ extension Session {
         Snapshot(
             revision: revision, createdAt: createdAt, updatedAt: updatedAt, root: root,
             lastIssuedID: lastIssuedID, events: history.events, eventsDroppedThrough: eventsDroppedThrough,
-            outcomes: Array(keptOutcomes), replies: replies)
+            outcomes: keptOutcomes, replies: replies)
     }
 }

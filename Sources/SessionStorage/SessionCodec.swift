@@ -39,9 +39,8 @@ enum SessionCodec {
         writer.integer(session.lastIssuedID)
         writer.writeLevels(of: session)
         writer.integer(session.eventsDroppedThrough)
-        let outcomes = session.keptOutcomes
-        writer.unsigned(UInt64(outcomes.count))
-        for outcome in outcomes { writer.write(outcome) }
+        writer.unsigned(UInt64(session.keptOutcomeCount))
+        session.forEachKeptOutcome { writer.write($0) }
         let replies = session.replies.recorded
         writer.unsigned(UInt64(replies.count))
         for (key, reply) in replies {
