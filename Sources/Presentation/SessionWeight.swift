@@ -1,3 +1,5 @@
+import JSON
+
 /// What a session's tree weighs against `Limits.maxSessionBytes`: the bytes of what its clients
 /// put in it, as it is held. Every screen's name, title and params and its state's name and
 /// params are kept as text, and weigh their bytes; its result is kept parsed, and weighs what
@@ -21,7 +23,7 @@ extension Chain {
 
 extension Screen {
     var weight: Int {
-        var total = name.utf8.count + (title?.utf8.count ?? 0) + paramsText.count
+        var total = ScreenSpec.weight(name: name, title: title, paramsText: paramsText)
         if let state { total += state.weight }
         if let result { total += result.valueBytes }
         return total
@@ -29,7 +31,12 @@ extension Screen {
 }
 
 extension ScreenSpec {
-    var weight: Int { name.utf8.count + (title?.utf8.count ?? 0) + paramsText.count }
+    var weight: Int { Self.weight(name: name, title: title, paramsText: paramsText) }
+
+    /// What a screen's own texts weigh, opened (`Screen`) or asked for (`ScreenSpec`).
+    static func weight(name: String, title: String?, paramsText: JSONText) -> Int {
+        name.utf8.count + (title?.utf8.count ?? 0) + paramsText.count
+    }
 }
 
 extension ScreenState {
