@@ -23,10 +23,7 @@ extension Chain {
 
 extension Screen {
     var weight: Int {
-        var total = ScreenSpec.weight(name: name, title: title, paramsText: paramsText)
-        if let state { total += state.weight }
-        if let result { total += result.valueBytes }
-        return total
+        ScreenSpec.weight(name: name, title: title, paramsText: paramsText) + extrasWeight
     }
 }
 
