@@ -32,7 +32,8 @@ public struct HTTPServerConfiguration: Sendable {
     public init(
         host: String = "127.0.0.1",
         port: UInt16 = 8080,
-        threads: Int = HTTPServerConfiguration.processorCount,
+        // One epoll thread per core the process may use: best on every workload measured here.
+        threads: Int = AvailableProcessors.count,
         maxBodyBytes: Int = 1 << 20,
         connectionTimeoutSeconds: Int = 30,
         connectionLimit: Int = 4096,
@@ -60,16 +61,4 @@ public struct HTTPServerConfiguration: Sendable {
     public static func isValidHost(_ host: String) -> Bool {
         (try? SocketAddress(host: host, port: 0)) != nil
     }
-
-    /// The cores the process may run on (`AvailableProcessors`): one epoll thread per core
-    /// was best on every workload measured here.
-    public static var processorCount: Int {
-        AvailableProcessors.count
-    }
 }
-
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
