@@ -99,14 +99,39 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         return added.first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 
-    /// Calls `body` with the bytes of the first value of the field `name`, or nil when there
-    /// is none; the bytes are valid only during the call. For values read once, such as a
-    /// token, without a copy. Not generic, so that callers in other modules need no
-    /// metadata made for it at every call.
-    public func withValue(_ name: String, _ body: (UnsafeBufferPointer<UInt8>?) -> Void) {
-        if withBlockValue(name, { bytes -> Bool? in bytes.map { body($0); return true } }) != nil { return }
-        guard var value = added.first(where: { $0.name.caseInsensitiveEquals(name) })?.value else { return body(nil) }
-        value.withUTF8 { body($0) }
+    /// Calls `body` with the bytes of the field `name`, or nil when there is none, and whether
+    /// it came more than once (`body` then has the first): for a field that must come once
+    /// (RFC 9110 5.3), such as a token, which a request may not name twice for two readers to
+    /// read differently. The bytes are valid only during the call and are read without a
+    /// copy. Not generic, so that callers in other modules need no metadata made for it at
+    /// every call.
+    public func withValue(_ name: String, _ body: (_ value: UnsafeBufferPointer<UInt8>?, _ repeated: Bool) -> Void) {
+        var wanted = name
+        var inBlock = false
+        wanted.withUTF8 { wanted in
+            block?.withBytes { block in
+                var first: UnsafeBufferPointer<UInt8>?
+                var repeated = false
+                // The whole block is walked: a second line of the field may come anywhere.
+                Self.forEachField(in: block) { fieldName, value in
+                    guard Self.sameIgnoringCase(fieldName, wanted) else { return true }
+                    guard first == nil else {
+                        repeated = true
+                        return false
+                    }
+                    first = value
+                    return true
+                }
+                guard let first else { return }
+                inBlock = true
+                body(first, repeated || added.contains { $0.name.caseInsensitiveEquals(name) })
+            }
+        }
+        guard !inBlock else { return }
+        guard let index = added.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) else { return body(nil, false) }
+        let repeated = added[(index + 1)...].contains { $0.name.caseInsensitiveEquals(name) }
+        var value = added[index].value
+        value.withUTF8 { body($0, repeated) }
     }
 
     /// Every value of the field `name`, in order: for list fields that may come more than once.

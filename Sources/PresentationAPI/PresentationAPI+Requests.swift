@@ -40,7 +40,14 @@ extension PresentationAPI {
     func presentedDigest(_ request: HTTPRequest, allowQueryToken: Bool = false) throws(APIError) -> SessionTokenDigest {
         // nil: no Authorization header; .some(nil): one that is not a bearer token.
         var fromHeader: SessionTokenDigest??
-        request.headers.withValue("Authorization") { header in fromHeader = header.map(Self.bearerTokenDigest(in:)) }
+        var repeated = false
+        request.headers.withValue("Authorization") { header, twice in
+            fromHeader = header.map(Self.bearerTokenDigest(in:))
+            repeated = twice
+        }
+        // Two tokens are refused rather than one picked: a proxy in front may have judged the
+        // request by the other.
+        if repeated { throw .invalidHeader(name: "Authorization", reason: "sent more than once; a request carries one token") }
         if let fromHeader {
             guard let digest = fromHeader else { throw .unauthorized }
             return digest
@@ -79,8 +86,8 @@ extension PresentationAPI {
             guard allowEmpty else { throw .malformedJSON("the body is empty; this route needs a JSON object") }
             return try FieldReader(.emptyObject)
         }
-        if let type = request.headers["Content-Type"], !Self.isJSON(type) {
-            throw .unsupportedMediaType(type)
+        if !Self.declaresJSON(request.headers) {
+            throw .unsupportedMediaType(request.headers.values("Content-Type").joined(separator: ", "))
         }
         do {
             return try FieldReader(try (parser ?? self.parser).parse(request.body))
@@ -123,9 +130,10 @@ extension PresentationAPI {
     /// inline, and every write paid an allocation for it.
     static func declaresJSON(_ headers: HTTPHeaders) -> Bool {
         var json = true
-        headers.withValue("Content-Type") { value in
+        headers.withValue("Content-Type") { value, repeated in
             guard let value else { return }
-            json = isCommonJSON(value) || isJSON(String(decoding: value, as: UTF8.self))
+            // Two media types name none: refused as not JSON (415), whatever each says.
+            json = !repeated && (isCommonJSON(value) || isJSON(String(decoding: value, as: UTF8.self)))
         }
         return json
     }

@@ -84,19 +84,24 @@ extension PresentationAPI {
     func getSession(_ rawID: Substring, _ request: HTTPRequest) throws -> HTTPResponse {
         let digest = try presentedDigest(request)
         let id = try sessionID(rawID)
-        // Read before the session, so that a header refused keeps no session alive; nil
+        // Both read before the session, so that a header refused keeps no session alive; nil
         // without one, `.some(nil)` for `*`.
+        let expected = try Self.ifMatch(request)
         let notModified = try request.headers.list("If-None-Match").map { header throws(APIError) in
             try ETag.revisions(in: header, name: .ifNoneMatch)
         }
-        var answer: Result<HTTPResponse, APIError>?
+        var answer: Result<HTTPResponse, any Error>?
         let found = store.read(id) { session in
             // Only the owner's read keeps the session alive.
             guard session.tokenDigest.matches(digest) else {
-                answer = .failure(.unauthorized)
+                answer = .failure(APIError.unauthorized)
                 return false
             }
-            if let notModified, notModified == nil || notModified?.contains(session.revision) == true {
+            // RFC 9110 13.2.2: If-Match is judged first, on a read as on a change; a stale
+            // revision is 412, whatever If-None-Match says.
+            if let expected, let revisions = expected, !revisions.contains(session.revision) {
+                answer = .failure(PresentationError.revisionMismatch(current: session.revision))
+            } else if let notModified, notModified == nil || notModified?.contains(session.revision) == true {
                 // RFC 9110 15.4.5: a 304 carries the Cache-Control the 200 would, or a cache
                 // refreshing its stored answer with it would keep it by rules of its own.
                 let headers: HTTPHeaders = ["ETag": ETag.value(for: session.revision), "Cache-Control": "no-store"]

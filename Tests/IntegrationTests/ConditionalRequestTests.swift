@@ -60,6 +60,43 @@ struct ConditionalRequestTests {
         }
     }
 
+    /// RFC 9110 13.1.1: a server MUST NOT perform a request whose If-Match is false, a read
+    /// included, and 13.2.2 judges If-Match before If-None-Match. A GET ignored If-Match, so a
+    /// client reading "the session, if still at 1" got the newer tree as if it were.
+    @Test("GET of a session honours If-Match: a stale revision is 412, before If-None-Match")
+    func ifMatchOnRead() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            try client.post("push", to: session, json: ["screen": "detail"]).expectSession(revision: 2)
+            for method in ["GET", "HEAD"] {
+                let stale = try client.request(method, session.route(), token: session.token, headers: [("If-Match", "\"1\"")])
+                #expect(stale.status == 412, "\(method)")
+                #expect(stale.header("ETag") == "\"2\"", "\(method)")
+            }
+            try client.get(session.route(), token: session.token, headers: [("If-Match", "\"1\"")])
+                .expectProblem(412, "revision_mismatch")
+            // If-Match first: the revision If-None-Match names does not turn a stale If-Match into a 304.
+            try client.get(
+                session.route(), token: session.token, headers: [("If-Match", "\"1\""), ("If-None-Match", "\"2\"")]
+            ).expectProblem(412, "revision_mismatch")
+            let current = try client.get(session.route(), token: session.token, headers: [("If-Match", "\"1\", \"2\"")])
+            #expect(current.expectSession(revision: 2).rootPathIDs == ["s2", "s3"])
+            let any = try client.get(session.route(), token: session.token, headers: [("If-Match", "*")])
+            _ = any.expectSession(revision: 2)
+            // Both hold: the revision is current and the client has it.
+            let unchanged = try client.get(
+                session.route(), token: session.token, headers: [("If-Match", "\"2\""), ("If-None-Match", "\"2\"")])
+            #expect(unchanged.status == 304)
+            // A weak tag matches nothing in If-Match, on a read as on a change.
+            try client.get(session.route(), token: session.token, headers: [("If-Match", "W/\"2\"")])
+                .expectProblem(412, "revision_mismatch")
+            // Someone else's token learns nothing from the condition.
+            try client.get(session.route(), token: "not-the-token", headers: [("If-Match", "\"1\"")])
+                .expectProblem(401, "unauthorized")
+        }
+    }
+
     /// RFC 9110 5.3: a list field sent as several field lines is one list, the lines joined by
     /// commas; a proxy may split a list so. Only the first line was read, so a tag on the second
     /// matched nothing.

@@ -79,4 +79,41 @@ struct RequestHeaderTests {
             try client.get(session.route(), token: session.token).expectSession(revision: types.count + 1)
         }
     }
+
+    /// RFC 9110 5.3: a field that is not a list may come once. With two Authorization lines the
+    /// first won, so a proxy in front that judged the request by the last one (another token)
+    /// and the server disagreed on whose request it was. Two Content-Types name no one type:
+    /// the first won, whatever the second said.
+    @Test("Authorization or Content-Type sent twice is refused, and changes nothing")
+    func singletonFieldsTwice() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let token = ("Authorization", "Bearer \(session.token)")
+            for second in [token, ("Authorization", "Bearer another"), ("authorization", "")] {
+                let problem = try client.request("GET", session.route(), headers: [token, second])
+                    .expectProblem(400, "invalid_header")
+                #expect((problem["detail"] as? String)?.contains("Authorization") == true)
+                try client.request(
+                    "POST", session.route("push"), headers: [token, ("Content-Type", "application/json"), second],
+                    body: Array(#"{"screen":"detail"}"#.utf8)
+                ).expectProblem(400, "invalid_header")
+            }
+            // The event stream's route reads the token the same way.
+            try client.request("GET", session.route("events") + "?wait=0", headers: [token, token])
+                .expectProblem(400, "invalid_header")
+            for types in [["application/json", "text/plain"], ["application/json", "application/json"]] {
+                try client.request(
+                    "POST", session.route("push"), headers: [token] + types.map { ("Content-Type", $0) },
+                    body: Array(#"{"screen":"detail"}"#.utf8)
+                ).expectProblem(415, "unsupported_media_type")
+                // A body the plain reader does not take goes the other way, and is refused the same.
+                try client.request(
+                    "POST", session.route("pop"), headers: [token] + types.map { ("Content-Type", $0) },
+                    body: Array(#"{"result": [1, 2]}"#.utf8)
+                ).expectProblem(415, "unsupported_media_type")
+            }
+            try client.get(session.route(), token: session.token).expectSession(revision: 1)
+        }
+    }
 }
