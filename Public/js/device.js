@@ -269,7 +269,11 @@ export class DeviceView {
       emit: (result) => perform('emit', { presentation: presentationID, result }),
       setState: (name, params = {}, transition) => {
         this.noteTransition(from, transition);
-        return perform('set-state', { state: name, params, ...(transition ? { transition } : {}) });
+        // Once the tap is answered its hint is spent: drawing the change used it. A tap that
+        // failed or was dropped changed nothing, and its hint must not show a change learnt
+        // later by reading the session, whose transition the page does not know.
+        return perform('set-state', { state: name, params, ...(transition ? { transition } : {}) })
+          .finally(() => this.transitions.delete(from));
       },
       handBack: (result) => (index > 0 ? act.pop(result) : presentationID ? act.dismiss(result) : Promise.resolve()),
     };

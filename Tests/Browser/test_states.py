@@ -4,7 +4,8 @@ id and its back button, and follows a state set from elsewhere, with that change
 
 from selenium.webdriver.common.by import By
 
-from pages import click_text, css, open_session, top_screen, wait_for, wait_until_shows
+from harness import API, Proxy
+from pages import click_text, css, open_session, top_screen, wait_for, wait_for_live, wait_until_shows
 from test_presentations import DEMO_INBOX  # m1 from Ada Lovelace, "Notes on the engine"
 
 
@@ -65,3 +66,35 @@ def test_a_state_set_elsewhere_under_a_sheet_shows_once_it_is_uncovered(browser,
              message='the uncovered message does not show its state')
     assert top_screen(browser).get_attribute('data-transition') == 'none'
     assert 'Ada Lovelace' in css(browser, '#device-layers > .is-top .message-source').text
+
+
+def test_a_failed_tap_leaves_no_transition_for_a_change_the_page_learns_by_reading(browser, server_with):
+    # One event kept: a stream down over two changes cannot resume, and the page reads the session.
+    server = server_with('--events-kept', '1')
+    api = API(server.url)
+    session = api.create(DEMO_INBOX)
+    api.op(session, 'push', {'screen': 'message', 'title': 'Notes', 'params': DEMO_INBOX['params']['messages'][0]})
+    proxy = Proxy(server.port)
+    try:
+        open_session(browser, proxy.url, session)
+        wait_until_shows(browser, api, session, revision=2)
+        wait_for_live(browser)
+        # The network goes: the tap on Original (a crossfade) fails, and changes nothing.
+        proxy.cut()
+        wait_for(browser, lambda d: css(d, 'body').get_attribute('data-connection') != 'live')
+        click_text(browser, 'Original')
+        wait_for(browser, lambda d: css(d, '#notice').is_displayed(), message='the failed tap was not reported')
+        assert api.session(session)['revision'] == 2
+        # Meanwhile another client shows the original at once (`none`), over another change.
+        # The page learns of them by reading the session as it reconnects, not from their
+        # events: how the state changed is not known, so it is shown the default way, not as
+        # the failed tap asked.
+        message = api.session(session)['top']['screen']
+        api.op(session, 'set-state', {'screen': message, 'state': 'draft', 'transition': 'none'})
+        api.op(session, 'set-state', {'screen': message, 'state': 'original', 'transition': 'none'})
+        proxy.resume()
+        wait_until_shows(browser, api, session, revision=4)
+        wait_for(browser, lambda d: segments(d) == {'Message': 'false', 'Original': 'true'})
+        assert top_screen(browser).get_attribute('data-transition') == 'automatic'
+    finally:
+        proxy.close()
