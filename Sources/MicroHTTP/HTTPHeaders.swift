@@ -165,6 +165,34 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         return list
     }
 
+    /// The list fields `first` and `second`, as `list` reads each, in one walk of the fields:
+    /// a read asks for both `If-Match` and `If-None-Match`.
+    public func lists(_ first: String, _ second: String) -> (String?, String?) {
+        var lists: (String?, String?)
+        func append(_ text: String, to list: inout String?) { list = list.map { $0 + ", " + text } ?? text }
+        var firstName = first, secondName = second
+        firstName.withUTF8 { firstName in
+            secondName.withUTF8 { secondName in
+                forEachBlockField { fieldName, value in
+                    if Self.sameIgnoringCase(fieldName, firstName) {
+                        append(String(decoding: value, as: UTF8.self), to: &lists.0)
+                    } else if Self.sameIgnoringCase(fieldName, secondName) {
+                        append(String(decoding: value, as: UTF8.self), to: &lists.1)
+                    }
+                    return true
+                }
+            }
+        }
+        for field in added {
+            if field.name.caseInsensitiveEquals(first) {
+                append(field.value, to: &lists.0)
+            } else if field.name.caseInsensitiveEquals(second) {
+                append(field.value, to: &lists.1)
+            }
+        }
+        return lists
+    }
+
     /// Adds a field, keeping any earlier one of the same name.
     public mutating func add(_ name: String, _ value: String) {
         added.append((name: name, value: value))

@@ -86,8 +86,9 @@ extension PresentationAPI {
         let id = try sessionID(rawID)
         // Both read before the session, so that a header refused keeps no session alive; nil
         // without one, `.some(nil)` for `*`.
-        let expected = try Self.ifMatch(request)
-        let notModified = try request.headers.list("If-None-Match").map { header throws(APIError) in
+        let (ifMatch, ifNoneMatch) = request.headers.lists("If-Match", "If-None-Match")
+        let expected = try ifMatch.map { header throws(APIError) in try ETag.revisions(in: header, name: .ifMatch) }
+        let notModified = try ifNoneMatch.map { header throws(APIError) in
             try ETag.revisions(in: header, name: .ifNoneMatch)
         }
         var answer: Result<HTTPResponse, any Error>?

@@ -32,6 +32,47 @@ struct HTTPHeadersTests {
         #expect(headers["X-Token"] == "replaced")
         #expect(headers["host"] == "example.org")
     }
+
+    /// Fields read from C strings (a request's) and added as strings (a response's, or ones
+    /// set on a request) are looked up alike.
+    private static func both(_ fields: [(String, String)]) -> [HTTPHeaders] {
+        let read = fields.map(\.0).withCStringArray { names in
+            fields.map(\.1).withCStringArray { values in
+                let cFields = (0..<fields.count).map { HTTPHeaders.CStringField(name: names[$0], value: values[$0]) }
+                return cFields.withUnsafeBufferPointer { HTTPHeaders(cStrings: $0) }
+            }
+        }
+        return [read, HTTPHeaders(fields: fields.map { (name: $0.0, value: $0.1) })]
+    }
+
+    @Test("withValue lends the first value and says whether the field came again, anywhere")
+    func withValueRepeats() {
+        func lookup(_ headers: HTTPHeaders, _ name: String) -> (String?, Bool) {
+            var found: (String?, Bool) = (nil, false)
+            headers.withValue(name) { value, repeated in found = (value.map { String(decoding: $0, as: UTF8.self) }, repeated) }
+            return found
+        }
+        for headers in Self.both([("Host", "h"), ("Authorization", "Bearer a"), ("Accept", "*/*"), ("authorization", "b")]) {
+            #expect(lookup(headers, "AUTHORIZATION") == ("Bearer a", true))
+            #expect(lookup(headers, "Host") == ("h", false))
+            #expect(lookup(headers, "Cookie") == (nil, false))
+        }
+        // A second line added after the read ones counts too.
+        var mixed = Self.both([("Authorization", "Bearer a")])[0]
+        #expect(lookup(mixed, "Authorization") == ("Bearer a", false))
+        mixed.add("Authorization", "Bearer b")
+        #expect(lookup(mixed, "Authorization") == ("Bearer a", true))
+    }
+
+    @Test("lists reads two list fields in one walk, each as list would")
+    func twoLists() {
+        let fields = [("If-Match", "\"1\""), ("Host", "h"), ("if-none-match", "\"2\""), ("IF-MATCH", "\"3\"")]
+        for headers in Self.both(fields) {
+            #expect(headers.lists("If-Match", "If-None-Match") == ("\"1\", \"3\"", "\"2\""))
+            #expect(headers.lists("If-None-Match", "Prefer") == (headers.list("If-None-Match"), nil))
+        }
+        #expect(HTTPHeaders().lists("If-Match", "If-None-Match") == (nil, nil))
+    }
 }
 
 extension Array where Element == String {
