@@ -52,6 +52,7 @@ public struct HTTPStatus: RawRepresentable, Hashable, Sendable, CustomStringConv
         case 422: "Unprocessable Content"
         case 428: "Precondition Required"
         case 429: "Too Many Requests"
+        case 431: "Request Header Fields Too Large"
         case 500: "Internal Server Error"
         case 503: "Service Unavailable"
         case 507: "Insufficient Storage"

@@ -50,6 +50,8 @@ struct HeaderMemoryBandTests {
                 headers: [("X-Pad", String(repeating: "p", count: 15_300))])
             let problem = refused.expectProblem(431, "headers_too_large")
             #expect(problem["limit"] as? Int == 16_384 - 1_024)
+            // RFC 9457's title is the status's reason phrase, as api.md and openapi.yaml say.
+            #expect(problem["title"] as? String == "Request Header Fields Too Large")
             #expect(try server.connect().snapshot(of: session).revision == 1)
         }
     }
