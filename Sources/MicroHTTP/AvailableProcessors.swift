@@ -50,29 +50,16 @@ public enum AvailableProcessors {
         return nil
     }
 
-    /// The cores the quota of the process's cgroup allows (rounded up), from the files the
-    /// lines of `/proc/self/cgroup` lead to; nil when there is no quota or no file to read.
+    /// The cores the quota of the process's cgroup allows (rounded up); nil when there is no
+    /// quota or no file to read.
     static func quotaCores(cgroups: String, read: (String) -> String? = { FileSystem.readSmallFile($0) }) -> Int? {
-        for line in cgroups.split(separator: "\n") {
-            // "hierarchy:controllers:path": "0::/path" in cgroup v2, "4:cpu,cpuacct:/path" in v1.
-            let fields = line.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
-            guard fields.count == 3 else { continue }
-            let path = fields[2] == "/" ? "" : String(fields[2])
-            let controllers = fields[1].split(separator: ",")
-            if fields[0] == "0" && controllers.isEmpty {
-                // In a container the cgroup namespace usually makes its own cgroup the root.
-                for directory in ["/sys/fs/cgroup" + path, "/sys/fs/cgroup"] {
-                    if let text = read(directory + "/cpu.max") { return quotaCores(cpuMax: text) }
-                }
-            } else if controllers.contains("cpu") {
-                for directory in ["/sys/fs/cgroup/\(fields[1])" + path, "/sys/fs/cgroup/cpu" + path, "/sys/fs/cgroup/cpu"] {
-                    if let quota = read(directory + "/cpu.cfs_quota_us"), let period = read(directory + "/cpu.cfs_period_us") {
-                        return quotaCores(quota: quota, period: period)
-                    }
-                }
-            }
+        switch ControlGroup.files(
+            cgroups: cgroups, controller: "cpu", v2: "cpu.max", v1: ["cpu.cfs_quota_us", "cpu.cfs_period_us"], read: read)
+        {
+        case .v2(let cpuMax): quotaCores(cpuMax: cpuMax)
+        case .v1(let files): quotaCores(quota: files[0], period: files[1])
+        case nil: nil
         }
-        return nil
     }
 
     /// cgroup v2's `cpu.max`: "max 100000" (no quota) or "150000 100000" (1.5 cores: 2).

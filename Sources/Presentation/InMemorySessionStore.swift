@@ -13,6 +13,8 @@ import Synchronization
 public final class InMemorySessionStore: SessionStore {
     public let limits: Limits
     let journal: (any SessionJournal)?
+    /// Past it, new sessions are refused; nil: no bound but `limits.maxSessions`.
+    public let memoryBudget: MemoryBudget?
     /// The time that leases are measured against; injected so that expiry can be tested exactly.
     let clock: @Sendable () -> Date
     /// A new session's id and token.
@@ -27,12 +29,14 @@ public final class InMemorySessionStore: SessionStore {
     public init(
         limits: Limits = .default,
         journal: (any SessionJournal)? = nil,
+        memoryBudget: MemoryBudget? = nil,
         clock: @escaping @Sendable () -> Date = Date.init,
         makeID: (@Sendable () -> SessionID)? = nil,
         makeToken: (@Sendable () -> SessionToken)? = nil
     ) {
         self.limits = limits
         self.journal = journal
+        self.memoryBudget = memoryBudget
         self.clock = clock
         if makeID == nil, makeToken == nil {
             makeIdentity = Self.randomIdentity
@@ -159,6 +163,9 @@ public final class InMemorySessionStore: SessionStore {
     ) throws(PresentationError) -> (NewSession, SessionEntry, SessionLease) {
         if let journal, journal.storedBytes >= limits.maxStoredBytes {
             throw .storageLimitReached(limit: limits.maxStoredBytes)
+        }
+        if let memoryBudget, memoryBudget.isExceeded(now: now) {
+            throw .memoryLimitReached(limit: memoryBudget.limit)
         }
         try reserveSlot()
         let lease = SessionLease(timeToLive: limits.timeToLive(requested: timeToLive), lastAccess: now)

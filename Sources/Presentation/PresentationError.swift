@@ -32,6 +32,9 @@ public enum PresentationError: Error, Hashable, Sendable {
     case tooManySessions(limit: Int)
     /// The store holds `limit` bytes or more; existing sessions go on, new ones wait.
     case storageLimitReached(limit: Int)
+    /// The process holds `limit` bytes of memory or more (`MemoryBudget`); existing sessions
+    /// go on, new ones wait.
+    case memoryLimitReached(limit: Int)
     /// The disk is full: the change was not written and the session is as it was.
     case storageFull
     /// Storage failed otherwise (an I/O error, a read-only disk): nothing was written.

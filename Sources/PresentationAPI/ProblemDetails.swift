@@ -167,6 +167,12 @@ struct ProblemDetails: Sendable {
                 detail: "the server stores its maximum of \(limit) bytes; existing sessions keep working")
             status = .serviceUnavailable
             headers.set("Retry-After", "60")
+        case .memoryLimitReached(let limit):
+            self.init(
+                limit: limit, code: "memory_limit_reached",
+                detail: "the server holds its maximum of \(limit) bytes in memory; existing sessions keep working")
+            status = .serviceUnavailable
+            headers.set("Retry-After", "60")
         case .storageFull:
             self.init(
                 status: .insufficientStorage, code: "storage_full",

@@ -19,6 +19,12 @@ struct Options {
     var publicDirectory = "Public"
     var tlsCertificatePath: String?
     var tlsKeyPath: String?
+    /// Resident bytes past which new sessions are refused (`MemoryBudget`); nil: no bound.
+    /// Three quarters of what the process may use (its cgroup's memory limit, else the
+    /// machine's memory) by default: the rest is the heap glibc keeps, thread stacks and the
+    /// kernel's page cache of the database, and the server refuses sessions before the OOM
+    /// killer ends all of them.
+    var maxMemoryBytes: Int? = ProcessMemory.availableBytes.map { $0 / 4 * 3 }
     /// Where sessions live.
     var storage = Storage.sqlite
     /// The durable store's directory, created when missing; relative to the working directory.
@@ -118,6 +124,14 @@ struct Options {
         },
         Setting(flag: "--max-stored-bytes", environment: "MAX_STORED_BYTES", help: "stored bytes past which new sessions get 503 (default 1073741824)") {
             $0.limits.maxStoredBytes = try integer($1, "--max-stored-bytes", 1...Int.max)
+        },
+        Setting(
+            flag: "--max-memory", environment: "MAX_MEMORY",
+            help: "resident bytes past which new sessions get 503, 0 for no limit (default: 3/4 of the cgroup's memory limit, else of the machine's memory)"
+        ) {
+            let bytes = try integer($1, "--max-memory", 0...Int.max)
+            guard bytes == 0 || bytes >= 1 << 20 else { throw OptionsError.invalid("--max-memory", $1, "0, or at least 1048576") }
+            $0.maxMemoryBytes = bytes == 0 ? nil : bytes
         },
         Setting(flag: "--max-stack-length", environment: "MAX_STACK_LENGTH", help: "screens in one stack (default 64)") {
             $0.limits.maxStackLength = try integer($1, "--max-stack-length", 1...10_000)

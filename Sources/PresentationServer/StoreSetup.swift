@@ -20,11 +20,19 @@ enum StoreSetup {
         switch options.storage {
         case .memory:
             Log.info("storage", [("kind", .string("memory")), ("sessions_loaded", .int(0)), ("duration_ms", .int(0))])
-            return (InMemorySessionStore(limits: options.limits), nil)
+            return (InMemorySessionStore(limits: options.limits, memoryBudget: memoryBudget(options)), nil)
         case .sqlite:
             let (store, journal) = restore(options)
             giveBackLoadingMemory()
             return (store, journal)
+        }
+    }
+
+    /// The bound on the process's resident memory past which new sessions are refused; a
+    /// restart restores every stored session whatever it is.
+    private static func memoryBudget(_ options: Options) -> MemoryBudget? {
+        options.maxMemoryBytes.map {
+            MemoryBudget(limit: $0, measure: { ProcessMemory.residentBytes }, reclaim: ProcessMemory.giveBackFreePages)
         }
     }
 
@@ -39,7 +47,7 @@ enum StoreSetup {
             Log.standardError("presentation-server: \(error)")
             exit(1)
         }
-        let store = InMemorySessionStore(limits: options.limits, journal: recovery.journal)
+        let store = InMemorySessionStore(limits: options.limits, journal: recovery.journal, memoryBudget: memoryBudget(options))
         for (session, lease, storedBytes) in recovery.sessions {
             store.restore(session, lease: lease, storedBytes: storedBytes)
         }
@@ -58,17 +66,10 @@ enum StoreSetup {
     /// Reading the stored sessions back allocates and frees far more than the sessions keep
     /// (rows, the log's records, the fold), interleaved with what they keep, and glibc holds
     /// on to the freed pages: 100,000 sessions came back with 57 MB of free heap, their
-    /// server's RSS 242 MB against 186 MB for the server that made them. `malloc_trim` hands
-    /// the free pages back to the kernel, once, before the server serves (docs/performance.md,
-    /// item 96). It is glibc's own and not in Swift's Glibc module, so it is looked up by name;
-    /// where the C library has none (musl, Darwin) there is nothing to do.
+    /// server's RSS 242 MB against 186 MB for the server that made them. They are handed back
+    /// to the kernel, once, before the server serves (docs/performance.md, item 96).
     private static func giveBackLoadingMemory() {
-        #if canImport(Glibc)
-            typealias MallocTrim = @convention(c) (Int) -> Int32
-            // A null handle is glibc's RTLD_DEFAULT: the symbol wherever the process has it.
-            guard let symbol = dlsym(nil, "malloc_trim") else { return }
-            _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
-        #endif
+        ProcessMemory.giveBackFreePages()
     }
 
     /// Every `interval`: frees expired sessions (memory and disk) and writes the idle deadlines

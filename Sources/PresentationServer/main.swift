@@ -84,7 +84,7 @@ Log.info(
     [
         ("host", .string(options.server.host)), ("port", .int(Int(port))),
         ("scheme", .string(options.server.tls == nil ? "http" : "https")), ("threads", .int(options.server.threads)),
-        ("storage", .string(options.storage.rawValue)),
+        ("storage", .string(options.storage.rawValue)), ("max_memory", .int(options.maxMemoryBytes ?? 0)),
     ])
 
 // Signals arrive on a dispatch source, not in a handler, so stopping may take locks. The
