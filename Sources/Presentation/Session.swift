@@ -176,13 +176,25 @@ public struct Session: Equatable, Sendable {
         return closed
     }
 
-    /// The last value open presentation `id` emitted (`Operation.emit`), nil when it has emitted
-    /// none or is not open. Its presenter holds it as its result: while the presentation is up
-    /// nothing else can hand that screen one, so no state of its own is kept for it.
+    /// The last value presentation `id` emitted (`Operation.emit`), nil when it has emitted none.
+    /// Its presenter holds it as its result: while the presentation is up nothing else can hand
+    /// that screen one, so no state of its own is kept for it.
+    ///
+    /// A presentation closed by a cancel handed nothing at its close, so a result its presenter
+    /// still holds from it is the last value it emitted: a poller that last saw an earlier value
+    /// learns of it with the close (else it heard `cancelled` and nothing, while the presenter
+    /// shows the value). Nil for one dismissed with a result, which is what counts then, and
+    /// once the presenter has been handed another result or is gone.
     public func lastEmitted(by id: PresentationID) -> DeliveredResult? {
-        guard let link = chain.links.first(where: { $0.id == id }), let result = screen(link.presentedBy)?.result,
-            result.source == .presentation(id)
-        else { return nil }
+        let presenter: ScreenID
+        if let link = chain.links.first(where: { $0.id == id }) {
+            presenter = link.presentedBy
+        } else if let closed = outcomes.outcome(of: id), closed.status == .cancelled {
+            presenter = closed.presentedBy
+        } else {
+            return nil
+        }
+        guard let result = screen(presenter)?.result, result.source == .presentation(id) else { return nil }
         return result
     }
 }

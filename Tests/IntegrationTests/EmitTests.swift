@@ -110,6 +110,35 @@ struct EmitTests {
         }
     }
 
+    @Test("A sheet cancelled after a value the poller has not seen still reports that value as emitted")
+    func cancelKeepsLastEmitted() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try Self.sessionWithSheet(client)
+            try client.post("emit", to: session, json: ["result": "unread"]).expectSession(revision: 3)
+            let seen = try client.get(session.route("presentations/p3?wait=10&after=2"), token: session.token).json()
+            #expect(JSONText.canonical(seen["emitted"]) == JSONText.canonical(["value": "unread", "revision": 3]))
+
+            // Between two polls the person picks "flagged" and swipes the sheet away: the inbox
+            // shows flagged (the last value stays), and the poller following the documented
+            // recipe (`after` = the last emitted revision) must learn it too.
+            try client.post("emit", to: session, json: ["result": "flagged"]).expectSession(revision: 4)
+            try client.post("dismiss", to: session, json: [:]).expectSession(revision: 5)
+            let closed = try client.get(session.route("presentations/p3?wait=10&after=3"), token: session.token).json()
+            #expect(closed.string("status") == "cancelled")
+            #expect(closed["result"] is NSNull)
+            #expect(JSONText.canonical(closed["emitted"]) == JSONText.canonical(["value": "flagged", "revision": 4]))
+            let inbox = try client.fetch(session).object("root")?.objects("path").first
+            #expect(JSONText.canonical(inbox?["result"]) == JSONText.canonical(Wire.result(from: "p3", value: "flagged", revision: 4)))
+
+            // A sheet cancelled without ever emitting has nothing to report.
+            try client.post("present", to: session, json: ["screen": "sort", "style": "sheet"]).expectSession(revision: 6)
+            try client.post("dismiss", to: session, json: [:]).expectSession(revision: 7)
+            let silent = try client.get(session.route("presentations/p6"), token: session.token).json()
+            #expect(silent.string("status") == "cancelled" && silent["emitted"] is NSNull)
+        }
+    }
+
     @Test(
         "A refused emit answers its problem and changes nothing",
         arguments: [

@@ -77,6 +77,19 @@ struct EmittingTests {
         #expect(session.lastEmitted(by: presentationID("p6")) == nil)
     }
 
+    @Test("A presentation cancelled after emitting still names its last value while its presenter holds it")
+    func lastEmittedAfterCancel() throws {
+        var session = try Self.sessionWithSheet()
+        try session.run(.emit(presentation: nil, result: .number("1")))
+        try session.run(.dismiss(presentation: nil, result: nil))
+        let last = DeliveredResult(source: .presentation(presentationID("p3")), value: .number("1"), revision: 3)
+        #expect(session.lastEmitted(by: presentationID("p3")) == last)
+        // Another result handed to the presenter replaces it: nothing of p3's is held any more.
+        try session.run(.push(Fixture.spec("detail")))
+        try session.run(.pop(result: .number("2")))
+        #expect(session.lastEmitted(by: presentationID("p3")) == nil)
+    }
+
     @Test("A presentation under the topmost can emit, to the screen that presented it")
     func emitFromLower() throws {
         var session = Fixture.session()

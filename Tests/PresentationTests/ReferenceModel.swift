@@ -279,10 +279,19 @@ struct ReferenceModel: Equatable {
         return outcomes.last { $0.id == id }
     }
 
-    /// The last value an open presentation emitted: its presenter's result while it came from it.
+    /// The last value a presentation emitted, open or closed by a cancel: its presenter's result
+    /// while it came from it.
     func lastEmitted(by id: PresentationID) -> DeliveredResult? {
-        guard let open = presented.first(where: { Self.p($0.id) == id }), let found = find(Self.s(open.presentedBy)),
-            let result = stacks[found.stack].path[found.index].result, result.source == .presentation(id)
+        let presenter: ScreenID
+        if let open = presented.first(where: { Self.p($0.id) == id }) {
+            presenter = Self.s(open.presentedBy)
+        } else if let closed = outcomes.last(where: { $0.id == id }), closed.status == .cancelled {
+            presenter = closed.presentedBy
+        } else {
+            return nil
+        }
+        guard let found = find(presenter), let result = stacks[found.stack].path[found.index].result,
+            result.source == .presentation(id)
         else { return nil }
         return result
     }
