@@ -1,6 +1,34 @@
+import JSON
+
 /// A stable 64-bit FNV-1a digest of a request, so an idempotency key can be checked
 /// against a retry without keeping the whole body (Swift's Hasher is seeded per process).
 enum Fingerprint {
+    /// The digest of `route` and the JSON `body` holds, not of how it is written: a retry that
+    /// encodes the same request again, with members in another order (a client's dictionary,
+    /// whose order Swift and Kotlin seed per process) or other spacing, is the same request.
+    /// The body is read once more for it, only on a request with an `Idempotency-Key` (the
+    /// route has already read it as valid, with the same `parser`); one that is not JSON (an
+    /// empty body) counts as written.
+    static func of(route: String, json body: [UInt8], parser: JSONParser) -> [UInt8] {
+        guard !body.isEmpty, let value = try? parser.parse(body) else { return of(route: route, body: body) }
+        var writer = JSONWriter(capacity: body.count)
+        writer.write(canonical(value))
+        return of(route: route, body: writer.bytes)
+    }
+
+    /// `value` with every object's members sorted by key (keys are unique: the parser refuses
+    /// duplicates), so that two spellings of one value write the same bytes.
+    private static func canonical(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .null, .bool, .number, .string: value
+        case .array(let items): .array(items.map(canonical))
+        case .object(let members):
+            .object(
+                members.map { JSONMember($0.key, canonical($0.value)) }
+                    .sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) })
+        }
+    }
+
     static func of(route: String, body: [UInt8]) -> [UInt8] {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in route.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }

@@ -15,7 +15,7 @@ extension PresentationAPI {
         let key = try idempotencyKey(request)
         let store = store
         // Only a keyed creation is ever compared with another, as a change's fingerprint is.
-        let fingerprint = key == nil ? [] : Fingerprint.of(route: "create", body: request.body)
+        let fingerprint = key == nil ? [] : Fingerprint.of(route: "create", json: request.body, parser: parser)
         return answerCreation(key: key, fingerprint: fingerprint, timeToLive: timeToLive, from: request) { done in
             store.create(root: root, timeToLive: timeToLive, now: self.now(), completion: done)
         }
@@ -179,7 +179,7 @@ extension PresentationAPI {
         let key = try idempotencyKey(request)
         let mutation = Mutation(
             api: self, steps: steps, token: token, key: key,
-            fingerprint: key == nil ? [] : Fingerprint.of(route: route, body: request.body), expected: expected,
+            fingerprint: key == nil ? [] : Fingerprint.of(route: route, json: request.body, parser: parser), expected: expected,
             moment: now(), limits: store.limits, preference: ReturnPreference(request.headers),
             answersInPlace: store.changesInPlace)
         store.change(id, { session in try mutation.apply(to: &session) }, completion: { mutation.finish($0) })

@@ -230,6 +230,47 @@ struct ConditionalRequestTests {
         }
     }
 
+    /// An app that queues a tap and retries it after a relaunch encodes the body again, from a
+    /// dictionary whose key order (Swift's and Kotlin's hash maps are seeded per process) and
+    /// spacing may differ: the same request, which must not be refused as another one.
+    @Test("A retry whose body is the same JSON written another way (member order, spacing) is the same request")
+    func replayOfReencodedBody() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let key = [("Idempotency-Key", "tap-8c1d")]
+            let first = try client.post(
+                session.route("push"), text: #"{"screen":"detail","params":{"id":7,"tab":"info"}}"#, token: session.token,
+                headers: key)
+            first.expectSession(revision: 2)
+            let retry = try client.post(
+                session.route("push"), text: "{ \"params\": {\"tab\": \"info\", \"id\": 7},\n  \"screen\": \"detail\" }",
+                token: session.token, headers: key)
+            #expect(retry.status == 200, "body: \(retry.text)")
+            #expect(retry.header("Idempotent-Replayed") == "true")
+            #expect(retry.text == first.text)
+            #expect(try client.fetch(session).rootPathIDs == ["s2", "s3"])
+
+            // A creation retried the same way answers the same session.
+            let creation = [("Idempotency-Key", "create-8c1d")]
+            let created = try client.post(
+                "/v1/sessions", text: #"{"root":{"screen":"inbox","params":{"a":1,"b":[1,{"d":2,"c":3}]}},"ttl":60}"#,
+                headers: creation)
+            created.expectSession(status: 201, revision: 1)
+            let again = try client.post(
+                "/v1/sessions", text: #"{"ttl": 60, "root": {"params": {"b": [1, {"c": 3, "d": 2}], "a": 1}, "screen": "inbox"}}"#,
+                headers: creation)
+            #expect(again.status == 201 && again.header("Idempotent-Replayed") == "true", "body: \(again.text)")
+            #expect(again.text == created.text)
+
+            // Another value is still another request, wherever its members stand.
+            try client.post(
+                session.route("push"), text: #"{"params":{"id":8,"tab":"info"},"screen":"detail"}"#, token: session.token,
+                headers: key
+            ).expectProblem(422, "idempotency_key_reused")
+        }
+    }
+
     @Test("The same Idempotency-Key with another body is 422 idempotency_key_reused and changes nothing")
     func keyReusedForAnotherRequest() throws {
         try withServer { server in
