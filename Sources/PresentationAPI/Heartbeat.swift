@@ -6,8 +6,18 @@ import Synchronization
 ///
 /// A suspended connection is never written to while idle, so without this a client that
 /// vanished would hold its connection forever; the write that fails frees it.
+///
+/// Each beat also runs the stream's `beat` closure first: an event stream's keeps its session
+/// alive, since a client following it is using it though it sends nothing (an app on screen
+/// while the person reads), as a long poll's answers do. Once every `interval` a stream, not
+/// on any request's path.
 final class Heartbeat: Sendable {
-    private let streams = Mutex<[ObjectIdentifier: HTTPStream]>([:])
+    private struct Beating {
+        let stream: HTTPStream
+        let beat: (@Sendable () -> Void)?
+    }
+
+    private let streams = Mutex<[ObjectIdentifier: Beating]>([:])
     private let interval: Double
 
     init(interval: Double) {
@@ -26,8 +36,9 @@ final class Heartbeat: Sendable {
 
     var count: Int { streams.withLock { $0.count } }
 
-    func add(_ stream: HTTPStream) {
-        streams.withLock { $0[ObjectIdentifier(stream)] = stream }
+    /// `beat`: what to do at each beat before the comment goes out, nil for nothing.
+    func add(_ stream: HTTPStream, beat: (@Sendable () -> Void)? = nil) {
+        streams.withLock { $0[ObjectIdentifier(stream)] = Beating(stream: stream, beat: beat) }
     }
 
     func remove(_ stream: HTTPStream) {
@@ -36,10 +47,13 @@ final class Heartbeat: Sendable {
 
     /// Ends every stream (the server is stopping).
     func finishAll() {
-        for stream in streams.withLock({ Array($0.values) }) { stream.finish() }
+        for beating in streams.withLock({ Array($0.values) }) { beating.stream.finish() }
     }
 
-    private func beat() {
-        for stream in streams.withLock({ Array($0.values) }) { stream.send(EventStreamFrame.keepAlive) }
+    func beat() {
+        for beating in streams.withLock({ Array($0.values) }) {
+            beating.beat?()
+            beating.stream.send(EventStreamFrame.keepAlive)
+        }
     }
 }

@@ -129,7 +129,12 @@ extension PresentationAPI {
         guard let watch = store.watch(session.id, { change in subscriber.handle(change) }) else {
             throw PresentationError.sessionNotFound
         }
-        heartbeat.add(stream)
+        // Followed live, the session is in use: each beat keeps it alive, as a read would,
+        // while the stream's token is still the session's (the owner's use, not a revoked one's).
+        let store = store, id = session.id, openedWith = session.tokenDigest
+        heartbeat.add(stream) {
+            _ = store.read(id) { $0.tokenDigest.matches(openedWith) }
+        }
         let heartbeat = heartbeat
         stream.onClose {
             watch.cancel()

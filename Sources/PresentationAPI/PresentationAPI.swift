@@ -65,6 +65,12 @@ public final class PresentationAPI: HTTPHandler {
     /// Open event streams, for metrics and tests.
     public var subscriberCount: Int { heartbeat.count }
 
+    /// Sends every open event stream its keep-alive comment now, as the heartbeat's timer does
+    /// each `heartbeatSeconds`: for tests that step a clock between beats.
+    public func sendHeartbeat() {
+        heartbeat.beat()
+    }
+
     /// Starts a clean shutdown: readiness fails and event streams end, so the HTTP
     /// server's own shutdown finds nothing left parked.
     public func beginShutdown() {

@@ -24,6 +24,15 @@ final class EventStream {
         head = try connection.readHead(until: .now + timeout)
     }
 
+    /// The next comment line (`: keep-alive`), skipping the lines before it. Messages skipped
+    /// on the way are not kept: for a stream that is only to beat.
+    func nextComment(timeout: Duration = .seconds(3)) throws(ClientError) -> String {
+        while true {
+            let line = try nextLine(timeout: timeout)
+            if line.hasPrefix(":") { return line }
+        }
+    }
+
     /// The next line of the body, without its line ending.
     func nextLine(timeout: Duration = .seconds(3)) throws(ClientError) -> String {
         let deadline = ContinuousClock.now + timeout

@@ -7,6 +7,7 @@ import PresentationAPI
 final class TestServer: Sendable {
     let port: UInt16
     private let http: HTTPServer
+    private let api: PresentationAPI
 
     /// Starts `PresentationAPI` over an in-memory store. `clock` fixes the time on the wire and
     /// of the sessions' leases; without one the server reads the real time.
@@ -27,6 +28,7 @@ final class TestServer: Sendable {
         // have every session expire once the real date is a day past it.
         let store = InMemorySessionStore(limits: limits, journal: journal, clock: now)
         let handler = PresentationAPI(store: store, configuration: api, now: now)
+        self.api = handler
         let configuration = HTTPServerConfiguration(
             host: "127.0.0.1",
             port: 0,
@@ -43,6 +45,15 @@ final class TestServer: Sendable {
             accessLog: { handler.record($0) })
         port = try http.start()
     }
+
+    /// One heartbeat now, as its timer sends every `--heartbeat` seconds, for a test that
+    /// steps its clock between beats.
+    func beat() {
+        api.sendHeartbeat()
+    }
+
+    /// Event streams open.
+    var subscriberCount: Int { api.subscriberCount }
 
     /// Stops the server: parked requests are released, connections closed. Safe to repeat.
     func stop() {
