@@ -15,7 +15,8 @@ extension PresentationAPI {
         let resume = streams ? try Self.lastEventID(request) ?? after : after
         let wait = streams ? 0 : try integerQuery("wait", request, in: 0...configuration.maxWaitSeconds) ?? 0
         let session = try authorizedSession(rawID, digest: digest) { session in
-            resume.map { (try? session.checkEventsKept(after: $0)) != nil } ?? true
+            // A stream resumes from before the kept history too (with `event: reset`).
+            resume.map { streams ? $0 <= session.revision : (try? session.checkEventsKept(after: $0)) != nil } ?? true
         }
         if streams {
             return .now(try eventStream(session, after: resume, includingSession: includesSession))
@@ -115,9 +116,21 @@ extension PresentationAPI {
     }
 
     /// Server-Sent Events after `after` (`Last-Event-ID`, else `after`), else from now.
+    ///
+    /// A stream resuming from before the kept history opens with `event: reset` at the current
+    /// revision, as one that falls behind while open is told, rather than 410: an EventSource
+    /// reconnecting by itself after a long cut takes any status but 200 as final and stops,
+    /// where `reset` (and the session, when included) lets it carry on.
     private func eventStream(_ session: Session, after: Int?, includingSession: Bool) throws -> HTTPResponse {
         let start = after ?? session.revision
-        let backlog = try session.events(after: start)
+        var backlog: [Event] = []
+        var skipped: [UInt8] = []
+        do {
+            backlog = try session.events(after: start)
+        } catch {
+            guard case .historyExpired = error else { throw error }
+            skipped = EventStreamFrame.reset(revision: session.revision)
+        }
         let stream = HTTPStream()
         let subscriber = EventSubscriber(
             id: session.id, store: store, stream: stream, after: session.revision, openedWith: session.tokenDigest,
@@ -125,7 +138,8 @@ extension PresentationAPI {
         // A stream that includes the session opens with it as it stands, whatever the backlog:
         // a client resuming after a cut may have missed the last one.
         stream.send(
-            EventStreamFrame.opening + EventStreamFrame.messages(for: backlog) + (subscriber.sessionMessage(session) ?? []))
+            EventStreamFrame.opening + skipped + EventStreamFrame.messages(for: backlog)
+                + (subscriber.sessionMessage(session) ?? []))
         guard let watch = store.watch(session.id, { change in subscriber.handle(change) }) else {
             throw PresentationError.sessionNotFound
         }

@@ -131,11 +131,45 @@ struct EventTests {
             #expect(try kept.json().objects("events").map { $0.int("revision") } == [4, 5, 6, 7])
             let all = try client.get(session.route("events"), token: session.token)
             #expect(try all.json().objects("events").map { $0.int("revision") } == [4, 5, 6, 7])
-            let stream = try EventStream(
-                connection: try server.connect(), path: session.route("events?after=1"),
-                headers: [("Authorization", "Bearer \(session.token)")])
-            #expect(stream.head.status == 410)
-            #expect(stream.head.header("Content-Type") == "application/problem+json")
+        }
+    }
+
+    /// An EventSource reconnecting by itself (with Last-Event-ID) after a long cut took the 410
+    /// as final and stopped for good; told `reset`, as a stream that falls behind while open
+    /// is, it carries on from the current revision, with the session when it includes it.
+    @Test("A stream resuming from before the kept history opens with reset at the current revision, not 410")
+    func streamResumesPastHistory() throws {
+        try withServer(limits: Limits(eventsKept: 4)) { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            for index in 1...6 {
+                try client.post("push", to: session, json: ["screen": "p\(index)"]).expectSession(revision: 1 + index)
+            }
+            let token = ("Authorization", "Bearer \(session.token)")
+            var revision = 7
+            for (path, headers) in [
+                (session.route("events?after=1"), [token]), (session.route("events"), [token, ("Last-Event-ID", "2")]),
+            ] {
+                let stream = try EventStream(connection: try server.connect(), path: path, headers: headers)
+                #expect(stream.head.status == 200)
+                let reset = try stream.nextEvent()
+                #expect(reset.event == "reset" && reset.id == String(revision))
+                #expect(try reset.json().int("revision") == revision)
+                // Then live, from there on.
+                try client.post("push", to: session, json: ["screen": "live"]).expectSession(revision: revision + 1)
+                let next = try stream.nextEvent()
+                #expect(try next.json().int("revision") == revision + 1 && next.id == String(revision + 1))
+                revision += 1
+            }
+            let including = try EventStream(
+                connection: try server.connect(), path: session.route("events?after=1&include=session"), headers: [token])
+            let opening = try including.nextEvents(2)
+            #expect(opening.map(\.event) == ["reset", "session"])
+            #expect(opening.map(\.id) == [String(revision), String(revision)])
+            #expect(JSONText.canonical(try opening[1].json()) == JSONText.canonical(try client.fetch(session)))
+            // Past the current revision is still refused: the client has a revision this server never made.
+            let ahead = try EventStream(connection: try server.connect(), path: session.route("events?after=99"), headers: [token])
+            #expect(ahead.head.status == 400)
         }
     }
 
