@@ -7,10 +7,10 @@ enum Fingerprint {
     /// encodes the same request again, with members in another order (a client's dictionary,
     /// whose order Swift and Kotlin seed per process) or other spacing, is the same request.
     /// The body is read once more for it, only on a request with an `Idempotency-Key` (the
-    /// route has already read it as valid, with the same `parser`); one that is not JSON (an
-    /// empty body) counts as written.
+    /// route has already read it as valid, with the same `parser`). An empty body is `{}`, as
+    /// the routes that take one read it (a pop, a dismiss); one that is not JSON counts as written.
     static func of(route: String, json body: [UInt8], parser: JSONParser) -> [UInt8] {
-        guard !body.isEmpty, let value = try? parser.parse(body) else { return of(route: route, body: body) }
+        guard let value = body.isEmpty ? .object([]) : try? parser.parse(body) else { return of(route: route, body: body) }
         var writer = JSONWriter(capacity: body.count)
         writer.write(canonical(value))
         return of(route: route, body: writer.bytes)

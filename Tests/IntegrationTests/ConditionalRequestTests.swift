@@ -263,6 +263,13 @@ struct ConditionalRequestTests {
             #expect(again.status == 201 && again.header("Idempotent-Replayed") == "true", "body: \(again.text)")
             #expect(again.text == created.text)
 
+            // An empty body is the empty object the route reads it as.
+            let popKey = [("Idempotency-Key", "pop-8c1d")]
+            try client.post(session.route("pop"), text: "", token: session.token, headers: popKey).expectSession(revision: 3)
+            let popAgain = try client.post(session.route("pop"), text: "{ }", token: session.token, headers: popKey)
+            #expect(popAgain.status == 200 && popAgain.header("Idempotent-Replayed") == "true", "body: \(popAgain.text)")
+            #expect(try client.fetch(session).rootPathIDs == ["s2"])
+
             // Another value is still another request, wherever its members stand.
             try client.post(
                 session.route("push"), text: #"{"params":{"id":8,"tab":"info"},"screen":"detail"}"#, token: session.token,
