@@ -158,21 +158,15 @@ struct ProblemDetails: Sendable {
         case .emptyBatch:
             self.init(status: .unprocessableContent, code: "empty_batch", detail: "a batch needs at least one operation")
         case .tooManySessions(let limit):
-            self.init(limit: limit, code: "too_many_sessions", detail: "the server holds its maximum of \(limit) sessions")
-            status = .serviceUnavailable
-            headers.set("Retry-After", "60")
+            self.init(serverLimit: limit, code: "too_many_sessions", detail: "the server holds its maximum of \(limit) sessions")
         case .storageLimitReached(let limit):
             self.init(
-                limit: limit, code: "storage_limit_reached",
+                serverLimit: limit, code: "storage_limit_reached",
                 detail: "the server stores its maximum of \(limit) bytes; existing sessions keep working")
-            status = .serviceUnavailable
-            headers.set("Retry-After", "60")
         case .memoryLimitReached(let limit):
             self.init(
-                limit: limit, code: "memory_limit_reached",
+                serverLimit: limit, code: "memory_limit_reached",
                 detail: "the server holds its maximum of \(limit) bytes in memory; existing sessions keep working")
-            status = .serviceUnavailable
-            headers.set("Retry-After", "60")
         case .storageFull:
             self.init(
                 status: .insufficientStorage, code: "storage_full",
@@ -210,6 +204,14 @@ struct ProblemDetails: Sendable {
     private init(limit: Int, code: String, detail: String) {
         self.init(
             status: .unprocessableContent, code: code, detail: detail, extensions: [("limit", .number(String(limit)))])
+    }
+
+    /// A limit of the whole server that new sessions wait on (503): one comes free as
+    /// sessions end, so the client is told to come back in a minute.
+    private init(serverLimit limit: Int, code: String, detail: String) {
+        self.init(limit: limit, code: code, detail: detail)
+        status = .serviceUnavailable
+        headers.set("Retry-After", "60")
     }
 
     /// The `application/problem+json` response.
