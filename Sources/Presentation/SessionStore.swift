@@ -115,6 +115,9 @@ public protocol SessionStore: Sendable {
 
     /// What the journal has written and holds; nil for a store that keeps sessions only in memory.
     var journalStatistics: JournalStatistics? { get }
+
+    /// The bound on the process's memory past which new sessions are refused; nil without one.
+    var memoryBudget: MemoryBudget? { get }
 }
 
 extension SessionStore {

@@ -82,6 +82,12 @@ extension PresentationAPI {
         }
         text.single("presentation_sessions", type: "gauge", help: "Live sessions.", Double(store.count))
         text.single("presentation_event_subscribers", type: "gauge", help: "Open Server-Sent Events streams.", Double(heartbeat.count))
+        if let budget = store.memoryBudget {
+            text.single(
+                "presentation_memory_limit_bytes", type: "gauge",
+                help: "Resident bytes past which new sessions are refused (--max-memory); compare process_resident_memory_bytes.",
+                Double(budget.limit))
+        }
         if let creationRate {
             let (tracked, untracked) = creationRate.counts
             text.single(

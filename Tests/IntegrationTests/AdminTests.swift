@@ -102,6 +102,7 @@ struct AdminTests {
             #expect(samples["presentation_event_subscribers"] == 1)
             #expect(!response.text.contains(session.id), "labels must not carry ids")
             #expect(!response.text.contains("presentation_storage_"), "a store in memory has no storage figures")
+            #expect(samples["presentation_memory_limit_bytes"] == nil, "this store has no memory bound")
             #expect(samples["process_resident_memory_bytes", default: 0] > 0)
         }
     }

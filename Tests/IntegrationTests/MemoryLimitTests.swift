@@ -16,13 +16,21 @@ struct MemoryLimitTests {
     @Test("Below the process's resident memory, every creation and import gets 503 and nothing is made")
     func limitBelowIdle() throws {
         let data = DataDirectory()
-        let (server, port) = try data.startServer(["--max-memory", "1048576"])
+        let admin = String(repeating: "a", count: 40)
+        let tokenFile = data.path + "-admin-token"
+        try Data(admin.utf8).write(to: URL(fileURLWithPath: tokenFile))
+        defer { try? FileManager.default.removeItem(atPath: tokenFile) }
+        let (server, port) = try data.startServer(["--max-memory", "1048576", "--admin-token-file", tokenFile])
         let client = try HTTPConnection(port: port)
         let refused = try client.post("/v1/sessions", json: ["root": ["screen": "inbox"]])
         let problem = refused.expectProblem(503, "memory_limit_reached")
         #expect(problem["limit"] as? Int == 1_048_576)
         #expect(refused.header("Retry-After") == "60")
         #expect(try client.get("/healthz").status == 200)
+        // The limit is in the metrics, beside the resident memory it is compared with.
+        let samples = metricSamples(try client.get("/metrics", token: admin).text)
+        #expect(samples["presentation_memory_limit_bytes"] == 1_048_576)
+        #expect(samples["process_resident_memory_bytes", default: 0] > 1_048_576)
         #expect(try server.terminate() == 0)
         let listening = server.logLines().first { $0["event"] as? String == "listening" }
         #expect(listening?["max_memory"] as? Int == 1_048_576)
