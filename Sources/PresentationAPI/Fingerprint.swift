@@ -16,6 +16,36 @@ enum Fingerprint {
         return of(route: route, body: writer.bytes)
     }
 
+    /// What a keyed change is matched by against the reply kept under its key: `recorded`, the
+    /// digest of its JSON (`of(route:json:parser:)`), which goes with its reply, or that of its
+    /// bytes (`of(route:body:)`), which servers before canonical fingerprints kept. A durable
+    /// session's replies outlive a restart, which is when clients retry: a reply stored
+    /// before the upgrade still answers a retry of the same bytes (the same bytes are the
+    /// same request), where the JSON digest alone refused it as another request (422).
+    struct Keyed: Sendable {
+        let recorded: [UInt8]
+        private let ofBytes: [UInt8]
+
+        /// An unkeyed change's: nothing is recorded or compared.
+        static let none = Keyed(recorded: [], ofBytes: [])
+
+        private init(recorded: [UInt8], ofBytes: [UInt8]) {
+            self.recorded = recorded
+            self.ofBytes = ofBytes
+        }
+
+        init(route: String, json body: [UInt8], parser: JSONParser) {
+            self.init(
+                recorded: Fingerprint.of(route: route, json: body, parser: parser),
+                ofBytes: Fingerprint.of(route: route, body: body))
+        }
+
+        /// Whether a reply kept with `fingerprint` answers this request.
+        func matches(_ fingerprint: [UInt8]) -> Bool {
+            fingerprint == recorded || fingerprint == ofBytes
+        }
+    }
+
     /// `value` with every object's members sorted by key (keys are unique: the parser refuses
     /// duplicates), so that two spellings of one value write the same bytes.
     private static func canonical(_ value: JSONValue) -> JSONValue {

@@ -62,7 +62,7 @@ final class Mutation: Sendable {
     private let batch: [Step]
     private let token: SessionTokenDigest
     private let key: String?
-    private let fingerprint: [UInt8]
+    private let fingerprint: Fingerprint.Keyed
     /// The `If-Match` revisions: nil without the header, `.some(nil)` for `*`.
     private let expected: [Int]??
     private let moment: Date
@@ -74,7 +74,7 @@ final class Mutation: Sendable {
     private let state = Mutex(State())
 
     init(
-        api: PresentationAPI, steps: Steps, token: SessionTokenDigest, key: String?, fingerprint: [UInt8],
+        api: PresentationAPI, steps: Steps, token: SessionTokenDigest, key: String?, fingerprint: Fingerprint.Keyed,
         expected: [Int]??, moment: Date, limits: Limits, preference: ReturnPreference, answersInPlace: Bool
     ) {
         self.api = api
@@ -104,7 +104,7 @@ final class Mutation: Sendable {
     func apply(to session: inout Session) throws {
         guard session.tokenDigest.matches(token) else { throw APIError.unauthorized }
         if let key, let previous = session.replies.reply(for: key) {
-            guard previous.fingerprint == fingerprint else { throw APIError.idempotencyKeyReused }
+            guard fingerprint.matches(previous.fingerprint) else { throw APIError.idempotencyKeyReused }
             return keep(.replayed(previous))
         }
         if let expected, let revisions = expected, !revisions.contains(session.revision) {
@@ -123,7 +123,7 @@ final class Mutation: Sendable {
         // The answer is kept with the session so a retry gets these exact bytes.
         var writer = JSONWriter()
         writer.write(session: session, presented: change.presented)
-        let reply = RecordedReply(fingerprint: fingerprint, status: 200, body: writer.bytes, revision: session.revision)
+        let reply = RecordedReply(fingerprint: fingerprint.recorded, status: 200, body: writer.bytes, revision: session.revision)
         session.replies.record(reply, for: key, keeping: limits.repliesKept, bytes: limits.replyBytesKept)
         keep(.recorded(reply))
     }

@@ -179,7 +179,8 @@ extension PresentationAPI {
         let key = try idempotencyKey(request)
         let mutation = Mutation(
             api: self, steps: steps, token: token, key: key,
-            fingerprint: key == nil ? [] : Fingerprint.of(route: route, json: request.body, parser: parser), expected: expected,
+            fingerprint: key == nil ? .none : Fingerprint.Keyed(route: route, json: request.body, parser: parser),
+            expected: expected,
             moment: now(), limits: store.limits, preference: ReturnPreference(request.headers),
             answersInPlace: store.changesInPlace)
         store.change(id, { session in try mutation.apply(to: &session) }, completion: { mutation.finish($0) })

@@ -278,6 +278,56 @@ struct ConditionalRequestTests {
         }
     }
 
+    /// A durable session keeps its replies across a restart, and a retry comes exactly then:
+    /// the server went down, the client's request failed, and it sends it again to the new
+    /// server. A reply recorded by a server from before fingerprints were taken on canonical
+    /// JSON carries the fingerprint of the body's bytes (FNV-1a of the route, a 0, the body,
+    /// then the body's length), and the retry's bytes are the same.
+    @Test("A retry answered by a reply stored with the fingerprint of its bytes (before canonical JSON) is replayed")
+    func replayOfReplyStoredBeforeCanonicalFingerprints() throws {
+        func bytesFingerprint(route: String, body: [UInt8]) -> [UInt8] {
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in Array(route.utf8) + [0] + body { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+            let length = UInt64(body.count)
+            return withUnsafeBytes(of: hash.bigEndian) { Array($0) } + withUnsafeBytes(of: length.bigEndian) { Array($0) }
+        }
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let push = "{\"screen\": \"detail\", \"params\": {\"tab\": \"info\", \"id\": 7}}"
+            let pushKey = [("Idempotency-Key", "tap-old-1")]
+            let first = try client.post(session.route("push"), text: push, token: session.token, headers: pushKey)
+            first.expectSession(revision: 2)
+            let popKey = [("Idempotency-Key", "pop-old-1")]
+            let popped = try client.post("pop", to: session, headers: popKey)
+            popped.expectSession(revision: 3)
+            // The replies as the older server stored them, and a restart restores them.
+            let id = try #require(SessionID(rawValue: session.id))
+            try server.store.update(id) { stored in
+                stored.replies = ReplyLog(
+                    restoring: stored.replies.recorded.map { key, reply in
+                        var old = reply
+                        old.fingerprint =
+                            key == "pop-old-1"
+                            ? bytesFingerprint(route: "pop", body: [])
+                            : bytesFingerprint(route: "push", body: Array(push.utf8))
+                        return (key, old)
+                    })
+            }
+            let retry = try client.post(session.route("push"), text: push, token: session.token, headers: pushKey)
+            #expect(retry.status == 200, "body: \(retry.text)")
+            #expect(retry.header("Idempotent-Replayed") == "true")
+            #expect(retry.text == first.text)
+            let popRetry = try client.post("pop", to: session, headers: popKey)
+            #expect(popRetry.status == 200, "body: \(popRetry.text)")
+            #expect(popRetry.header("Idempotent-Replayed") == "true")
+            #expect(try client.fetch(session)["revision"] as? Int == 3, "a retry was applied again")
+            // Another request under the key is still refused.
+            try client.post(session.route("push"), text: #"{"screen":"other"}"#, token: session.token, headers: pushKey)
+                .expectProblem(422, "idempotency_key_reused")
+        }
+    }
+
     @Test("The same Idempotency-Key with another body is 422 idempotency_key_reused and changes nothing")
     func keyReusedForAnotherRequest() throws {
         try withServer { server in

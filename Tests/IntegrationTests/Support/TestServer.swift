@@ -6,6 +6,9 @@ import PresentationAPI
 /// The real server, started in-process on an ephemeral loopback port for one test.
 final class TestServer: Sendable {
     let port: UInt16
+    /// The sessions the server holds, for a test that must set one up as no request can
+    /// (a session as an older server stored it).
+    let store: InMemorySessionStore
     private let http: HTTPServer
     private let api: PresentationAPI
 
@@ -27,6 +30,7 @@ final class TestServer: Sendable {
         // The store's leases read the same clock: a fixed date in the past would otherwise
         // have every session expire once the real date is a day past it.
         let store = InMemorySessionStore(limits: limits, journal: journal, clock: now)
+        self.store = store
         let handler = PresentationAPI(store: store, configuration: api, now: now)
         self.api = handler
         let configuration = HTTPServerConfiguration(
