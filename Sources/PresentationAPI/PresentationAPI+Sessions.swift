@@ -99,9 +99,11 @@ extension PresentationAPI {
                 return false
             }
             // RFC 9110 13.2.2: If-Match is judged first, on a read as on a change; a stale
-            // revision is 412, whatever If-None-Match says.
+            // revision is 412, whatever If-None-Match says, and a refusal keeps the session
+            // alive no more than a refused change does.
             if let expected, let revisions = expected, !revisions.contains(session.revision) {
                 answer = .failure(PresentationError.revisionMismatch(current: session.revision))
+                return false
             } else if let notModified, notModified == nil || notModified?.contains(session.revision) == true {
                 // RFC 9110 15.4.5: a 304 carries the Cache-Control the 200 would, or a cache
                 // refreshing its stored answer with it would keep it by rules of its own.

@@ -15,6 +15,8 @@ struct RefusedReadLeaseTests {
         ("events", [("include", "tree")], [], "invalid_query"),
         ("presentations/p9", [], [], "presentation_not_found"),
         ("", [], [("If-None-Match", "\"x\"")], "invalid_header"),
+        // A stale If-Match on a read is refused as on a change (412), whatever If-None-Match says.
+        ("", [], [("If-Match", "\"9\""), ("If-None-Match", "\"1\"")], "revision_mismatch"),
     ]
 
     @Test("An owner's refused read does not keep the session alive, as a refused change does not", arguments: 0..<refusals.count)
