@@ -10,9 +10,14 @@ extension PresentationAPI {
     func authorizeAdmin(_ request: HTTPRequest) throws {
         // Without an admin token the routes do not exist, rather than exist behind a lock nobody holds.
         guard let admin = configuration.adminToken else { throw APIError.routeNotFound(request.path) }
-        guard let presented = try? presentedDigest(request), admin.matches(presented) else {
+        // Two Authorization fields are refused as on any route (400), not read as a wrong token.
+        let presented: SessionTokenDigest
+        do {
+            presented = try presentedDigest(request)
+        } catch .unauthorized {
             throw APIError.adminUnauthorized
         }
+        guard admin.matches(presented) else { throw APIError.adminUnauthorized }
     }
 
     /// The methods a path that matched with other methods takes, as a client may learn them

@@ -52,6 +52,24 @@ struct AdminTests {
         }
     }
 
+    /// A request with two Authorization fields is refused as malformed on every route that
+    /// reads a token (docs/api.md): the admin's routes read it as the session routes do.
+    @Test("Admin routes refuse two Authorization fields as 400 invalid_header, whichever holds the admin token")
+    func twoAuthorizationFields() throws {
+        try withServer(api: Self.api) { server in
+            let client = try server.connect()
+            let admin = ("Authorization", "Bearer \(Self.secret)")
+            let other = ("Authorization", "Bearer other")
+            for path in ["/metrics", "/v1/sessions"] {
+                for pair in [[admin, admin], [admin, other], [other, admin]] {
+                    let problem = try client.get(path, headers: pair).expectProblem(400, "invalid_header")
+                    #expect((problem["detail"] as? String)?.contains("Authorization") == true)
+                }
+                #expect(try client.get(path, token: Self.secret).status == 200)
+            }
+        }
+    }
+
     @Test("The listing pages through every session once, in id order")
     func listing() throws {
         try withServer(api: Self.api) { server in
