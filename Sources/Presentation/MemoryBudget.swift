@@ -45,11 +45,13 @@ public final class MemoryBudget: Sendable {
     public var lastReading: Int? { state.withLock { $0.bytes } }
 
     /// Whether the process holds `limit` bytes or more, measured again when the last reading
-    /// is `interval` old at `now` (or from a clock set back).
+    /// is `interval` old at `now`, or `interval` in its future (a clock set back). A `now` a
+    /// little before the reading is a creation that read the time before another measured,
+    /// on another thread: it uses the reading, or creations out of order would each measure.
     public func isExceeded(now: Date) -> Bool {
         let due = state.withLock { reading in
             guard !reading.measuring else { return false }
-            if let takenAt = reading.takenAt, now >= takenAt, now.timeIntervalSince(takenAt) < interval { return false }
+            if let takenAt = reading.takenAt, abs(now.timeIntervalSince(takenAt)) < interval { return false }
             reading.measuring = true
             return true
         }

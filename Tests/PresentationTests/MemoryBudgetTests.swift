@@ -54,6 +54,29 @@ struct MemoryBudgetTests {
         #expect(!budget.isExceeded(now: start))
     }
 
+    /// Each creation reads the time before it reaches the budget, so on several threads the
+    /// budget sees times a little out of order: one read just before the last reading was
+    /// taken is no clock set back, and must not measure (and, at the limit, hand heap back,
+    /// which stops every thread's allocations while it walks them) once more.
+    @Test("A time a little before the last reading, from a creation that read it earlier, uses that reading")
+    func creationsOutOfOrder() {
+        let memory = FakeMemory()
+        memory.set(1_500)
+        let budget = memory.budget(limit: 1_000)
+        let start = Date(timeIntervalSince1970: 1_000)
+        #expect(budget.isExceeded(now: start))
+        #expect(memory.reads == 2 && memory.reclaims == 1)
+        #expect(budget.isExceeded(now: start.addingTimeInterval(-0.001)))
+        #expect(budget.isExceeded(now: start.addingTimeInterval(0.5)))
+        #expect(budget.isExceeded(now: start.addingTimeInterval(-0.5)))
+        #expect(memory.reads == 2, "measured again within the interval")
+        #expect(memory.reclaims == 1)
+        // An interval or more either way measures again.
+        memory.set(10)
+        #expect(!budget.isExceeded(now: start.addingTimeInterval(-1)))
+        #expect(memory.reads == 3)
+    }
+
     @Test("At the limit, freed heap is reclaimed and measured again before refusing")
     func reclaimsBeforeRefusing() {
         let memory = FakeMemory()
