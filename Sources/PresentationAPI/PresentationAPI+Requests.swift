@@ -52,8 +52,15 @@ extension PresentationAPI {
             guard let digest = fromHeader else { throw .unauthorized }
             return digest
         }
-        if allowQueryToken, let token = request.queryValue("access_token") { return SessionTokenDigest(hashing: token) }
-        throw .unauthorized
+        guard allowQueryToken, let index = request.query.firstIndex(where: { $0.name == "access_token" }) else {
+            throw .unauthorized
+        }
+        // One token, as in the header: a proxy in front may have read the last of two.
+        if request.query[(index + 1)...].contains(where: { $0.name == "access_token" }) {
+            throw .invalidQuery(name: "access_token", reason: "sent more than once; a request carries one token")
+        }
+        guard let token = request.query[index].value else { throw .unauthorized }
+        return SessionTokenDigest(hashing: token)
     }
 
     /// The digest of the token of `Bearer <token>`: the scheme in any case, spaces and tabs

@@ -133,6 +133,26 @@ struct AuthTests {
         }
     }
 
+    /// The query's token is one token, as the header's is: with two, the server read the first
+    /// while a proxy in front may have judged the request by the last (many frameworks keep
+    /// the last of a repeated argument).
+    @Test("Two ?access_token= arguments are refused as 400 invalid_query, whichever is the session's")
+    func accessTokenTwice() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let token = "access_token=\(session.token)"
+            for query in ["?\(token)&\(token)", "?\(token)&access_token=another", "?access_token=another&\(token)"] {
+                let problem = try client.get(session.route("events") + query + "&after=1")
+                    .expectProblem(400, "invalid_query")
+                #expect((problem["detail"] as? String)?.contains("access_token") == true)
+                let stream = try EventStream(connection: try server.connect(), path: session.route("events") + query)
+                #expect(stream.head.status == 400)
+            }
+            #expect(try client.get(session.route("events") + "?" + token).status == 200)
+        }
+    }
+
     @Test("?access_token= is accepted on the events route only")
     func accessTokenOnlyForEvents() throws {
         try withServer { server in
