@@ -15,8 +15,8 @@ extension PresentationAPI {
         let resume = streams ? try Self.lastEventID(request) ?? after : after
         let wait = streams ? 0 : try integerQuery("wait", request, in: 0...configuration.maxWaitSeconds) ?? 0
         let session = try authorizedSession(rawID, digest: digest) { session in
-            // A stream resumes from before the kept history too (with `event: reset`).
-            resume.map { streams ? $0 <= session.revision : (try? session.checkEventsKept(after: $0)) != nil } ?? true
+            // A stream resumes from anywhere (out of the kept history, with `event: reset`).
+            streams || resume.map { (try? session.checkEventsKept(after: $0)) != nil } ?? true
         }
         if streams {
             return .now(try eventStream(session, after: resume, includingSession: includesSession))
@@ -120,7 +120,9 @@ extension PresentationAPI {
     /// A stream resuming from before the kept history opens with `event: reset` at the current
     /// revision, as one that falls behind while open is told, rather than 410: an EventSource
     /// reconnecting by itself after a long cut takes any status but 200 as final and stops,
-    /// where `reset` (and the session, when included) lets it carry on.
+    /// where `reset` (and the session, when included) lets it carry on. So does one resuming
+    /// from past the current revision (not 400): the client saw a revision the server no
+    /// longer has (restored from a backup, or restarted after a failed flush).
     private func eventStream(_ session: Session, after: Int?, includingSession: Bool) throws -> HTTPResponse {
         let start = after ?? session.revision
         var backlog: [Event] = []
@@ -128,7 +130,10 @@ extension PresentationAPI {
         do {
             backlog = try session.events(after: start)
         } catch {
-            guard case .historyExpired = error else { throw error }
+            switch error {
+            case .historyExpired, .revisionAhead: break
+            default: throw error
+            }
             skipped = EventStreamFrame.reset(revision: session.revision)
         }
         let stream = HTTPStream()

@@ -248,12 +248,6 @@ struct ErrorTests {
         ErrorCase(
             "events after a future revision", method: "GET", route: "events?after=5", status: 400,
             code: "revision_ahead"),
-        ErrorCase(
-            "a stream after a future revision", method: "GET", route: "events?after=5",
-            headers: [("Accept", "text/event-stream")], status: 400, code: "revision_ahead"),
-        ErrorCase(
-            "a stream resuming after a future Last-Event-ID", method: "GET", route: "events",
-            headers: [("Accept", "text/event-stream"), ("Last-Event-ID", "5")], status: 400, code: "revision_ahead"),
     ]
 
     @Test("Bodies of the wrong syntax, shape, value or type are refused", arguments: bodyCases)
