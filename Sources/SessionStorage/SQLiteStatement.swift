@@ -100,6 +100,13 @@ final class SQLiteStatement {
         return Array(UnsafeRawBufferPointer(start: bytes, count: count))
     }
 
+    /// The column's storage class is INTEGER or REAL: ask before reading it as a number,
+    /// which would read text, a blob or NULL as 0.
+    func isNumber(_ column: Int32) -> Bool {
+        let type = sqlite3_column_type(handle, column)
+        return type == SQLITE_INTEGER || type == SQLITE_FLOAT
+    }
+
     /// The column's storage class is NULL.
     func isNull(_ column: Int32) -> Bool {
         sqlite3_column_type(handle, column) == SQLITE_NULL

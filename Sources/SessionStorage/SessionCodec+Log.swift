@@ -128,7 +128,18 @@ extension SessionCodec {
     }
 
     private static func lease(_ reader: inout ByteReader) throws(ByteDecodingError) -> SessionLease {
-        let lastAccess = Date(timeIntervalSince1970: try reader.double())
-        return SessionLease(timeToLive: try reader.integer(), lastAccess: lastAccess)
+        let lastAccess = try reader.double()
+        guard let lease = storedLease(lastAccess: lastAccess, timeToLive: try reader.integer()) else {
+            throw .invalid("a log entry's lease is not one this server writes")
+        }
+        return lease
+    }
+
+    /// A stored lease, or nil when no server wrote it: a time to live below 1 s (`Limits`
+    /// grants at least 1) or a last access that is not a finite time. Such a lease read back
+    /// would have its session taken for expired and removed at start-up.
+    static func storedLease(lastAccess: Double, timeToLive: Int) -> SessionLease? {
+        guard lastAccess.isFinite, timeToLive >= 1 else { return nil }
+        return SessionLease(timeToLive: timeToLive, lastAccess: Date(timeIntervalSince1970: lastAccess))
     }
 }

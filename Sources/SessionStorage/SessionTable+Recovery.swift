@@ -38,14 +38,19 @@ extension SessionTable {
             let rawID = select.text(0) ?? ""
             let body = select.blob(1)
             let events = chunks.removeValue(forKey: rawID) ?? []
+            // A lease read as it comes would take a damaged one (text read as 0, a negative time
+            // to live) for one that ran out, and the session would be removed as expired, quietly.
+            guard select.isNumber(2), select.isNumber(3),
+                let lease = SessionCodec.storedLease(lastAccess: select.real(2), timeToLive: select.integer(3))
+            else {
+                throw SQLiteError(code: SQLITE_CORRUPT, message: "session \(rawID): its lease is not one this server writes")
+            }
             index[rawID] = found.count
             found.append(
                 Found(
                     rawID: rawID, body: body, // A row that does not decode is reported, naming its session, when it is restored.
                     revision: (try? SessionCodec.revision(of: body)) ?? .min,
-                    lease: SessionLease(
-                        timeToLive: select.integer(3), lastAccess: Date(timeIntervalSince1970: select.real(2))),
-                    events: events, tableEventsThrough: events.last?.revision, inLog: false))
+                    lease: lease, events: events, tableEventsThrough: events.last?.revision, inLog: false))
         }
         let rows = try connection.prepare("SELECT seq, entries FROM log ORDER BY seq")
         var last = 0

@@ -216,6 +216,28 @@ struct JournalTests {
         }
     }
 
+    /// A lease is two columns beside the row's bytes; damaged, it made the session look expired,
+    /// and start-up removed it as such, quietly, rather than refuse the file.
+    @Test(
+        "A row whose lease is damaged stops start-up naming the session, rather than drop it as expired",
+        arguments: ["ttl = -5", "ttl = 0", "last_access = 'garbage'", "last_access = x'00'", "last_access = 1e999"])
+    func damagedLease(damage: String) throws {
+        let directory = StorageFixture.directory()
+        defer { StorageFixture.remove(directory) }
+        let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        let store = InMemorySessionStore(journal: recovery.journal)
+        let session = try store.create(root: StorageFixture.spec("a"), now: Date()).session
+        recovery.journal.close()
+        let connection = try SQLiteConnection(path: directory + "/" + SessionDatabase.fileName)
+        try connection.execute("UPDATE sessions SET \(damage)")
+        #expect {
+            _ = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        } throws: { error in
+            guard case StorageOpenError.corrupt(_, let details) = error else { return false }
+            return details.contains(session.id.rawValue) && details.contains("lease")
+        }
+    }
+
     @Test("A data directory open in one journal is refused to a second, naming the holder, until the first closes")
     func directoryInUse() throws {
         let directory = StorageFixture.directory()
