@@ -55,3 +55,11 @@ func syncDirectory(_ directory: String) -> Int32 {
     // EINVAL: a file system that cannot sync a directory (some network ones), as SQLite allows.
     return fsync(descriptor) == 0 || errno == EINVAL ? 0 : errno
 }
+
+/// `path` with every symbolic link resolved, as SQLite names the files beside a database it
+/// opens; nil when it does not exist (yet).
+func realPath(of path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}

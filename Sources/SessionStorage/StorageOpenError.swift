@@ -6,6 +6,9 @@ public enum StorageOpenError: Error, CustomStringConvertible {
     case inUse(path: String, holder: Int32?)
     /// SQLite's own checks failed: the file is damaged (truncated, overwritten, not a database).
     case corrupt(path: String, details: String)
+    /// SQLite's write-ahead log `path` is damaged where SQLite would take it for a torn
+    /// write, and would drop the committed transactions after the damage.
+    case damagedLog(path: String, details: String)
     /// A sound SQLite file, but not one this server wrote, or of a newer schema.
     case unknownFormat(path: String, reason: String)
     /// A row SQLite reads fine whose session does not decode or breaks an invariant.
@@ -21,6 +24,9 @@ public enum StorageOpenError: Error, CustomStringConvertible {
         case .corrupt(let path, let details):
             "the session database \(path) is corrupt (\(details)); refusing to start rather than serve wrong state."
                 + " Restore it from a backup, or move it away to start empty"
+        case .damagedLog(let path, let details):
+            "SQLite's write-ahead log \(path) is damaged: \(details); refusing to start rather than serve"
+                + " sessions without those writes"
         case .unknownFormat(let path, let reason):
             "\(path) is not a session database this server can read: \(reason)"
         case .invalidSession(let path, let id, let reason):

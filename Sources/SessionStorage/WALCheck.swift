@@ -1,0 +1,149 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What SQLite's recovery of a write-ahead log would drop without a word, looked for before
+/// SQLite reads the log.
+///
+/// SQLite reads a log frame by frame, each frame's checksum chained from the one before, and
+/// takes the log to end at the first frame that fails, as a write torn by a crash would: a
+/// frame damaged in mid-log (or a damaged header, which makes it ignore the whole log) loses
+/// every transaction after it, acknowledged or not, and the server would start without them.
+/// A torn write is the last thing written: nothing committed follows it. So a committed frame
+/// of the same log (its salts) past the point where SQLite would stop, whose own checksum holds
+/// when chained from the frame before it, means damage, and start-up is refused.
+///
+/// Damage within the last transaction, or a log cut short at a frame's end, cannot be told
+/// from a torn write this way: SQLite drops that transaction.
+enum WALCheck {
+    /// The log's first bytes (magic, version, page size, checkpoint, salts, checksum).
+    static let headerSize = 32
+    /// Each frame's header (page number, size after commit, salts, checksum).
+    static let frameHeaderSize = 24
+    /// SQLite's magic number; its low bit says the checksums read words big-endian.
+    static let magic: UInt32 = 0x377F_0682
+    static let version: UInt32 = 3_007_000
+
+    /// What is wrong with the log at `path`, for an operator: nil when SQLite's recovery
+    /// would keep every committed transaction it holds (or there is no log). `pageSize` is
+    /// the database's, for a log whose header is too damaged to say.
+    static func damage(ofLogAt path: String, pageSize: Int = 4096) -> String? {
+        guard let bytes = contents(of: path), bytes.count >= headerSize else { return nil }
+        return damage(in: bytes, path: path, pageSize: pageSize)
+    }
+
+    static func damage(in bytes: [UInt8], path: String, pageSize fallbackPageSize: Int) -> String? {
+        let fileMagic = word(bytes, 0, bigEndian: true)
+        let headerPageSize = Int(word(bytes, 8, bigEndian: true))
+        let headerIsSound =
+            fileMagic & ~1 == magic && word(bytes, 4, bigEndian: true) == version
+            && (512...65_536).contains(headerPageSize) && headerPageSize & (headerPageSize - 1) == 0
+            && checksum(bytes, 0..<24, from: (0, 0), bigEndian: fileMagic & 1 == 1)
+                == (word(bytes, 24, bigEndian: true), word(bytes, 28, bigEndian: true))
+        let pageSize = headerIsSound ? headerPageSize : fallbackPageSize
+        let frameSize = frameHeaderSize + pageSize
+        let frames = (bytes.count - headerSize) / frameSize
+        guard frames > 0 else { return nil }
+        func offset(_ frame: Int) -> Int { headerSize + frame * frameSize }
+        func salts(_ frame: Int) -> (UInt32, UInt32) {
+            (word(bytes, offset(frame) + 8, bigEndian: true), word(bytes, offset(frame) + 12, bigEndian: true))
+        }
+        func storedChecksum(_ frame: Int) -> (UInt32, UInt32) {
+            (word(bytes, offset(frame) + 16, bigEndian: true), word(bytes, offset(frame) + 20, bigEndian: true))
+        }
+        /// Frame `frame` is one of the log's, intact, when its checksum is chained from `previous`.
+        func holds(_ frame: Int, salts expected: (UInt32, UInt32), from previous: (UInt32, UInt32), bigEndian: Bool) -> Bool {
+            let start = offset(frame)
+            guard word(bytes, start, bigEndian: true) != 0, salts(frame) == expected else { return false }
+            let header = checksum(bytes, start..<start + 8, from: previous, bigEndian: bigEndian)
+            return checksum(bytes, start + frameHeaderSize..<start + frameSize, from: header, bigEndian: bigEndian)
+                == storedChecksum(frame)
+        }
+        func isCommit(_ frame: Int) -> Bool { word(bytes, offset(frame) + 4, bigEndian: true) != 0 }
+
+        // Where SQLite's recovery stops: the first frame that fails, or the whole log if its header does.
+        let firstDropped: Int
+        let expectedSalts: (UInt32, UInt32)
+        let orders: [Bool]
+        if headerIsSound {
+            let bigEndian = fileMagic & 1 == 1
+            expectedSalts = (word(bytes, 16, bigEndian: true), word(bytes, 20, bigEndian: true))
+            var chain = (word(bytes, 24, bigEndian: true), word(bytes, 28, bigEndian: true))
+            var frame = 0
+            while frame < frames, holds(frame, salts: expectedSalts, from: chain, bigEndian: bigEndian) {
+                chain = storedChecksum(frame)
+                frame += 1
+            }
+            guard frame < frames else { return nil }
+            firstDropped = frame
+            orders = [bigEndian]
+        } else {
+            // The header's salts and byte order may be what was damaged: the first frame's salts
+            // are the log's, and either order is tried.
+            firstDropped = 0
+            expectedSalts = salts(0)
+            orders = [false, true]
+        }
+        // Committed frames after it, each intact against the frame before it: transactions
+        // written after the damaged frame, which SQLite would drop.
+        var committed = 0
+        for bigEndian in orders where committed == 0 {
+            for frame in (firstDropped + 1)..<max(frames, firstDropped + 1) where isCommit(frame) {
+                if holds(frame, salts: expectedSalts, from: storedChecksum(frame - 1), bigEndian: bigEndian) {
+                    committed += 1
+                }
+            }
+        }
+        guard committed > 0 else { return nil }
+        let cut = headerIsSound ? offset(firstDropped) : 0
+        let what = headerIsSound ? "frame \(firstDropped + 1) (byte \(cut)) fails its checksum" : "its header is damaged"
+        return "\(what), and \(committed) committed transaction\(committed == 1 ? "" : "s") follow"
+            + " (\(frames - firstDropped) of its \(frames) frames), which SQLite would drop without a word."
+            + " Restore a backup of the data directory; or, only if the machine lost power (a write torn"
+            + " then was never acknowledged), keep what comes before with `truncate -s \(cut) \(path)`"
+    }
+
+    /// SQLite's checksum (walChecksumBytes): two running sums over pairs of 32-bit words.
+    static func checksum(_ bytes: [UInt8], _ range: Range<Int>, from start: (UInt32, UInt32), bigEndian: Bool)
+        -> (UInt32, UInt32)
+    {
+        var (first, second) = start
+        bytes.withUnsafeBytes { raw in
+            var at = range.lowerBound
+            while at + 8 <= range.upperBound {
+                let a = raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)
+                let b = raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)
+                first = first &+ (bigEndian ? a.bigEndian : a.littleEndian) &+ second
+                second = second &+ (bigEndian ? b.bigEndian : b.littleEndian) &+ first
+                at += 8
+            }
+        }
+        return (first, second)
+    }
+
+    private static func word(_ bytes: [UInt8], _ at: Int, bigEndian: Bool) -> UInt32 {
+        let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt32.self) }
+        return bigEndian ? value.bigEndian : value.littleEndian
+    }
+
+    /// The file's bytes; nil when it cannot be read (missing: no log to check; unreadable:
+    /// SQLite's own open reports it).
+    private static func contents(of path: String) -> [UInt8]? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + filled, $0.count - filled) }
+            if got < 0, errno == EINTR { continue }
+            guard got > 0 else { break }
+            filled += got
+        }
+        return filled == bytes.count ? bytes : Array(bytes[..<filled])
+    }
+}
