@@ -62,9 +62,13 @@ public enum SessionDatabase {
         // Before the database is read: what this server loads must not be another's to change.
         let lock = try DataDirectoryLock(directory: directory)
         // Before SQLite opens the file, whose recovery would read past such damage without a word.
-        let logPath = (realPath(of: path) ?? path) + "-wal"
+        let resolved = realPath(of: path) ?? path
+        let logPath = resolved + "-wal"
         if let damage = WALCheck.damage(ofLogAt: logPath) {
             throw .damagedLog(path: logPath, details: damage)
+        }
+        if let frames = WALCheck.framesMissing(logAt: logPath, indexAt: resolved + "-shm") {
+            throw .missingLog(path: logPath, frames: frames)
         }
         let table = try openTable(path: path, maxPageCount: maxPageCount, foldThreshold: foldThreshold)
         var restoring = limits

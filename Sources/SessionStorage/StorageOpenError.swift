@@ -9,6 +9,9 @@ public enum StorageOpenError: Error, CustomStringConvertible {
     /// SQLite's write-ahead log `path` is damaged where SQLite would take it for a torn
     /// write, and would drop the committed transactions after the damage.
     case damagedLog(path: String, details: String)
+    /// SQLite's write-ahead log `path` is gone while its index says it held `frames` frames
+    /// not yet copied into the database.
+    case missingLog(path: String, frames: Int)
     /// A sound SQLite file, but not one this server wrote, or of a newer schema.
     case unknownFormat(path: String, reason: String)
     /// A row SQLite reads fine whose session does not decode or breaks an invariant.
@@ -27,6 +30,10 @@ public enum StorageOpenError: Error, CustomStringConvertible {
         case .damagedLog(let path, let details):
             "SQLite's write-ahead log \(path) is damaged: \(details); refusing to start rather than serve"
                 + " sessions without those writes"
+        case .missingLog(let path, let frames):
+            "SQLite's write-ahead log \(path) is missing, but its index \(path.dropLast(3))shm says it held"
+                + " \(frames) frames not yet copied into the database: refusing to start without the changes they hold."
+                + " Put the log back; or, to start from the database file alone (a backup copied in), remove the index too"
         case .unknownFormat(let path, let reason):
             "\(path) is not a session database this server can read: \(reason)"
         case .invalidSession(let path, let id, let reason):

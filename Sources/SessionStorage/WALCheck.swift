@@ -105,6 +105,26 @@ enum WALCheck {
             + " then was never acknowledged), keep what comes before with `truncate -s \(cut) \(path)`"
     }
 
+    /// Frames the log at `path` held past the last checkpoint by its index (`indexPath`, the
+    /// `-shm` file SQLite keeps beside it) when the log itself is gone: SQLite would open the
+    /// database as of that checkpoint, without them. Nil when the log is there, or the index
+    /// is missing, unreadable or says every frame was copied into the database.
+    ///
+    /// The index is read as SQLite lays it out (two copies of its header, then the
+    /// checkpoint's progress), in this machine's byte order. SQLite removes both files
+    /// together when its last connection closes, after copying every frame.
+    static func framesMissing(logAt path: String, indexAt indexPath: String) -> Int? {
+        var status = stat()
+        guard stat(path, &status) != 0, errno == ENOENT, let index = contents(of: indexPath), index.count >= 100 else {
+            return nil
+        }
+        func native(_ at: Int) -> UInt32 { index.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt32.self) } }
+        // Two identical copies of the header, initialised, of the version SQLite writes.
+        guard index[0..<48] == index[48..<96], native(0) == version, index[12] == 1 else { return nil }
+        let frames = Int(native(16)), copied = Int(native(96))
+        return frames > copied ? frames - copied : nil
+    }
+
     /// SQLite's checksum (walChecksumBytes): two running sums over pairs of 32-bit words.
     static func checksum(_ bytes: [UInt8], _ range: Range<Int>, from start: (UInt32, UInt32), bigEndian: Bool)
         -> (UInt32, UInt32)

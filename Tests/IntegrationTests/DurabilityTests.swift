@@ -214,6 +214,32 @@ struct DurabilityTests {
         #expect(refusal.errors.contains("committed transactions follow"), "\(place): \(refusal.errors)")
     }
 
+    /// Without its log, SQLite opens the database file as of the last checkpoint: every change
+    /// since was gone (0 of 10 sessions came back) and the server started. The log's index
+    /// (`-shm`), left beside it, still says how many frames the log held past the checkpoint.
+    @Test("A write-ahead log gone while its index says it held changes stops start-up; both gone starts from the file")
+    func missingLog() throws {
+        let data = DataDirectory()
+        let (log, frames) = try Self.crashedWithLog(data)
+        try #require(frames > 30, "the changes are in the log")
+        try FileManager.default.moveItem(atPath: log, toPath: log + ".away")
+        let refusal = try data.refusal()
+        #expect(refusal.status == 1, "the server must not start without the log's writes")
+        #expect(refusal.errors.contains("write-ahead log \(log) is missing"), "\(refusal.errors)")
+        #expect(refusal.errors.contains("\(frames) frames"), "\(refusal.errors)")
+        // Put back, everything is there.
+        try FileManager.default.moveItem(atPath: log + ".away", toPath: log)
+        guard let (server, _) = data.restartServer(after: "the log was put back") else { return }
+        let loaded = server.logLines().first { $0["event"] as? String == "storage" }?["sessions_loaded"] as? Int
+        #expect(loaded == 40, "\(server.output)")
+        server.crash()
+        // The README's way to start from the database file alone (a backup copied in): both removed.
+        try FileManager.default.removeItem(atPath: log)
+        try FileManager.default.removeItem(atPath: data.databasePath + "-shm")
+        guard let (fresh, _) = data.restartServer(after: "the log and its index were removed") else { return }
+        #expect(try fresh.terminate() == 0)
+    }
+
     /// The other side of `damagedLog`: a log whose last frame was cut short, as a crash in the
     /// middle of a write leaves it, is read up to there, as SQLite reads it.
     @Test("A write-ahead log whose last frame is torn starts with everything before it")
