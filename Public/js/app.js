@@ -152,6 +152,9 @@ function onEvent(state, event) {
     device.clear('This page’s token for the session was replaced.');
     return;
   }
+  // The tree the server sends next is the one to draw, even older than the one shown: after
+  // a reset to a lower revision the server no longer has the revisions the page drew.
+  if (event.type === 'reset') state.resetTo = event.revision;
   inspector.logEvent(event);
   // The session itself follows its revision's events on the stream; how a change of state
   // is shown comes only with the event.
@@ -219,11 +222,14 @@ async function refresh(state) {
   return state.fetching;
 }
 
-/** Draws a session the server sent, unless a newer one is already drawn. */
+/** Draws a session the server sent, unless a newer one is already drawn (or, after a reset, one
+ * from before it). */
 function show(session) {
   const state = current;
   if (!state || state.gone) return;
-  if (state.session && session.revision <= state.session.revision) return;
+  const resetTo = state.resetTo;
+  if (resetTo !== undefined ? session.revision < resetTo : state.session && session.revision <= state.session.revision) return;
+  state.resetTo = undefined;
   state.session = session;
   device.render(session);
   inspector.showSession(session);

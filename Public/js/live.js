@@ -79,7 +79,12 @@ export class LiveStream {
     source.addEventListener('session', (message) => this.receive(message, this.onSession));
     // The stream fell behind the kept history: events through `revision` were skipped (the
     // session that follows is whole). Shown as an event of its own, for the log.
-    source.addEventListener('reset', (message) => this.receive(message, (value) => this.onEvent({ type: 'reset', revision: value.revision })));
+    // A reset names where the stream goes on from, even below what it had: the server lost
+    // revisions the page saw (a backup restored), and its revision is the one to follow.
+    source.addEventListener('reset', (message) => this.receive(message, (value) => {
+      if (Number.isInteger(value.revision)) this.lastRevision = value.revision;
+      this.onEvent({ type: 'reset', revision: value.revision });
+    }));
     // The stream's last word: the session is gone, or its token was replaced. Either way
     // reconnecting cannot help (docs/clients.md): stop.
     for (const type of ['deleted', 'revoked']) {

@@ -2,13 +2,16 @@
 was down, a stream that does not open."""
 
 import os
+import shutil
 import signal
+import tempfile
 import threading
 import time
 
 from selenium.common.exceptions import TimeoutException
 
-from harness import API
+from conftest import _binary
+from harness import API, Proxy, Server
 from pages import css, open_session, wait_for, wait_for_live, wait_until_shows
 from test_live import INBOX
 from test_stalls import SilencingProxy
@@ -115,3 +118,49 @@ def test_a_stream_that_does_not_open_shows_offline_and_is_retried(browser, serve
     finally:
         proxy.thaw()
         proxy.close()
+
+
+def test_a_server_restored_from_a_backup_is_followed_back_to_its_older_tree(browser):
+    # A durable server, its data directory copied at revision 2 (the backup), then changed to
+    # revision 4 while the page follows it; the backup is restored and the server restarted.
+    # The page saw revisions the server no longer has: it must draw the tree the server has,
+    # not keep the newer one it drew, and follow it from there.
+    data = tempfile.mkdtemp(prefix='presentation-backup-')
+    backup = data + '-at-2'
+    proxy = None
+    server = Server(_binary(), ('--storage', 'sqlite', '--data-dir', data))
+    try:
+        api = API(server.url)
+        session = api.create(INBOX)
+        api.op(session, 'push', {'screen': 'detail', 'title': 'Kept', 'params': {}})
+        server.stop()
+        shutil.copytree(data, backup)
+        server = Server(_binary(), ('--storage', 'sqlite', '--data-dir', data))
+        api = API(server.url)
+        proxy = Proxy(server.port)
+        open_session(browser, proxy.url, session)
+        wait_for_live(browser)
+        api.op(session, 'push', {'screen': 'detail', 'title': 'Lost', 'params': {}})
+        api.op(session, 'push', {'screen': 'detail', 'title': 'Lost too', 'params': {}})
+        wait_until_shows(browser, api, session, revision=4)
+
+        server.stop()
+        shutil.rmtree(data)
+        shutil.copytree(backup, data)
+        server = Server(_binary(), ('--storage', 'sqlite', '--data-dir', data))
+        api = API(server.url)
+        proxy.target_port = server.port
+        proxy.cut()
+        proxy.resume()
+        tree = wait_until_shows(browser, api, session, revision=2)
+        assert [screen['title'] for screen in tree['root']['path']] == ['Inbox', 'Kept']
+        # And it follows the restored session's changes, though their revisions are ones it drew before.
+        api.op(session, 'push', {'screen': 'detail', 'title': 'After the restore', 'params': {}})
+        wait_until_shows(browser, api, session, revision=3)
+        assert 'After the restore' in css(browser, '.is-top .nav-title').text
+    finally:
+        if proxy:
+            proxy.close()
+        server.stop()
+        shutil.rmtree(data, ignore_errors=True)
+        shutil.rmtree(backup, ignore_errors=True)
