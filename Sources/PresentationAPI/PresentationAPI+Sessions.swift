@@ -254,7 +254,15 @@ extension PresentationAPI {
 
     /// The `Idempotency-Key` header: 1 to 128 printable ASCII characters.
     private func idempotencyKey(_ request: HTTPRequest) throws(APIError) -> String? {
-        guard let key = request.headers["Idempotency-Key"] else { return nil }
+        var key: String?
+        var repeated = false
+        request.headers.withValue("Idempotency-Key") { value, twice in
+            key = value.map { String(decoding: $0, as: UTF8.self) }
+            repeated = twice
+        }
+        // Two keys name no one request to replay (the IETF draft asks for 400 too).
+        if repeated { throw .invalidHeader(name: "Idempotency-Key", reason: "sent more than once; a request carries one key") }
+        guard let key else { return nil }
         guard (1...128).contains(key.utf8.count), key.utf8.allSatisfy({ (0x21...0x7e).contains($0) }) else {
             throw .invalidHeader(name: "Idempotency-Key", reason: "1 to 128 printable ASCII characters, no spaces")
         }

@@ -84,7 +84,7 @@ struct RequestHeaderTests {
     /// first won, so a proxy in front that judged the request by the last one (another token)
     /// and the server disagreed on whose request it was. Two Content-Types name no one type:
     /// the first won, whatever the second said.
-    @Test("Authorization or Content-Type sent twice is refused, and changes nothing")
+    @Test("Authorization, Content-Type or Idempotency-Key sent twice is refused, and changes nothing")
     func singletonFieldsTwice() throws {
         try withServer { server in
             let client = try server.connect()
@@ -99,6 +99,12 @@ struct RequestHeaderTests {
                     body: Array(#"{"screen":"detail"}"#.utf8)
                 ).expectProblem(400, "invalid_header")
             }
+            // Two idempotency keys name no one request to replay.
+            try client.request(
+                "POST", session.route("push"),
+                headers: [token, ("Content-Type", "application/json"), ("Idempotency-Key", "a1"), ("Idempotency-Key", "a1")],
+                body: Array(#"{"screen":"detail"}"#.utf8)
+            ).expectProblem(400, "invalid_header")
             // The event stream's route reads the token the same way.
             try client.request("GET", session.route("events") + "?wait=0", headers: [token, token])
                 .expectProblem(400, "invalid_header")
