@@ -90,6 +90,10 @@ enum Log {
         message(level: "info", event, fields)
     }
 
+    static func warning(_ event: String, _ fields: [(String, JSONValueLike)] = []) {
+        message(level: "warning", event, fields)
+    }
+
     static func error(_ event: String, _ fields: [(String, JSONValueLike)] = []) {
         message(level: "error", event, fields)
     }

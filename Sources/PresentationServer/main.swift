@@ -87,6 +87,14 @@ Log.info(
         ("storage", .string(options.storage.rawValue)), ("max_memory", .int(options.maxMemoryBytes ?? 0)),
     ])
 
+// A server that starts at its memory bound refuses every new session: say so where the
+// operator looks, rather than leave them to find it in the 503s (a container's limit too small
+// for the server and its sessions: three quarters of it is the default bound).
+if let limit = options.maxMemoryBytes, let resident = ProcessMemory.residentBytes, resident >= limit {
+    Log.warning(
+        "memory_limit_reached", [("resident_bytes", .int(resident)), ("max_memory", .int(limit)), ("sessions", .int(store.count))])
+}
+
 // Signals arrive on a dispatch source, not in a handler, so stopping may take locks. The
 // sources run on a queue of their own while the main thread only waits: under
 // `dispatchMain()`, valgrind (3.19) died in libdispatch's `sigsuspend`, and callgrind over

@@ -34,6 +34,11 @@ struct MemoryLimitTests {
         #expect(try server.terminate() == 0)
         let listening = server.logLines().first { $0["event"] as? String == "listening" }
         #expect(listening?["max_memory"] as? Int == 1_048_576)
+        // Started past its bound, the server says so at once, not only in its 503s.
+        let warning = server.logLines().first { $0["event"] as? String == "memory_limit_reached" }
+        #expect(warning?["level"] as? String == "warning")
+        #expect(warning?["max_memory"] as? Int == 1_048_576)
+        #expect((warning?["resident_bytes"] as? Int ?? 0) > 1_048_576)
         // Nothing was stored: a restart without the limit finds no session.
         let (again, _) = try data.startServer([], accessLog: true)
         #expect(try again.terminate() == 0)
