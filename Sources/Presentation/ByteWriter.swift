@@ -90,6 +90,11 @@ package struct ByteWriter: ~Copyable {
         withUnsafeBytes(of: value.bitPattern.littleEndian) { append($0) }
     }
 
+    /// 8 bytes, little-endian, as they are: a stored row's checksum.
+    package mutating func word(_ value: UInt64) {
+        withUnsafeBytes(of: value.littleEndian) { append($0) }
+    }
+
     package mutating func data(_ value: [UInt8]) {
         unsigned(UInt64(value.count))
         value.withUnsafeBytes { append($0) }

@@ -10,11 +10,16 @@ import Presentation
 extension SessionCodec {
     /// The id, token digest and snapshot in `bytes`, with `events` (the session's events in
     /// their binary form, oldest first) as its kept events; the caller restores (and so checks)
-    /// the session. Rows of formats 1 and 2 hold their events, and have none apart.
-    static func decode(_ bytes: [UInt8], events eventRows: [[UInt8]] = []) throws(ByteDecodingError) -> (
+    /// the session. Rows of formats 1 and 2 hold their events, and have none apart. A row of
+    /// format 5 must match its checksum, unless `checksumVerified` says the caller has checked
+    /// it (start-up checks each row as it reads it, `SessionTable.readAll`).
+    static func decode(
+        _ bytes: [UInt8], events eventRows: [[UInt8]] = [], checksumVerified: Bool = false
+    ) throws(ByteDecodingError) -> (
         id: SessionID, tokenDigest: SessionTokenDigest, snapshot: Session.Snapshot
     ) {
-        var reader = ByteReader(bytes)
+        let end = try checkedEnd(of: bytes, verify: !checksumVerified)
+        var reader = ByteReader(bytes[..<end])
         let format = try reader.byte()
         guard (oldestReadable...version).contains(format) else {
             throw .invalid("format \(format) is not one this server reads")
@@ -58,6 +63,14 @@ extension SessionCodec {
             events: events, eventsDroppedThrough: droppedThrough, outcomes: outcomes,
             replies: ReplyLog(restoring: replies))
         return (id, tokenDigest, snapshot)
+    }
+}
+
+extension SessionCodec {
+    /// Where a stored session's own bytes end: before its checksum (checked unless `verify` is
+    /// false) in format 5, at the end of an older row.
+    static func checkedEnd(of bytes: [UInt8], verify: Bool = true) throws(ByteDecodingError) -> Int {
+        try RowChecksum.checkedEnd(of: bytes, marker: checksummed, verify: verify) ?? bytes.count
     }
 }
 

@@ -37,12 +37,46 @@ extension SessionCodec {
     }
 
     static func unpackEvents(_ bytes: [UInt8]) throws(ByteDecodingError) -> [EventRow] {
+        try unpackEvents(bytes[...])
+    }
+
+    static func unpackEvents(_ bytes: ArraySlice<UInt8>) throws(ByteDecodingError) -> [EventRow] {
         var reader = ByteReader(bytes)
         var rows: [EventRow] = []
         while !reader.isAtEnd {
             let revision = try reader.integer()
             rows.append((revision, try reader.data()))
         }
+        return rows
+    }
+
+    /// The first byte of a chunk of events with a checksum. A chunk written before checksums
+    /// starts with its first event's revision, zigzag-encoded (`ByteWriter.integer`): twice the
+    /// revision, which is never negative, so an even byte. Any odd byte would do.
+    static let chunkMarker: UInt8 = 0xA5
+
+    /// Packed events (`packEvents`) as a row of `event_chunks` holds them: the marker, the
+    /// events, their checksum.
+    static func chunk(of packed: [UInt8]) -> [UInt8] {
+        var writer = ByteWriter(capacity: packed.count + 1 + RowChecksum.size)
+        writer.byte(chunkMarker)
+        writer.raw(packed[...])
+        writer.seal()
+        return writer.bytes
+    }
+
+    /// The events of a row of `event_chunks`, checked against its checksum; a chunk written
+    /// before checksums is read as it was. An empty chunk, which no server wrote, is refused.
+    static func unpackChunk(_ bytes: [UInt8]) throws(ByteDecodingError) -> [EventRow] {
+        guard let first = bytes.first else { throw .invalid("the chunk is empty") }
+        let rows: [EventRow]
+        if let end = try RowChecksum.checkedEnd(of: bytes, marker: chunkMarker) {
+            rows = try unpackEvents(bytes[1..<end])
+        } else {
+            guard first & 1 == 0 else { throw .invalid("a chunk starts with \(first), which no server writes") }
+            rows = try unpackEvents(bytes[...])
+        }
+        guard !rows.isEmpty else { throw .invalid("the chunk holds no events") }
         return rows
     }
 
@@ -77,6 +111,21 @@ extension SessionCodec {
     private static let touchedTag = UInt8(SessionTable.LogKind.touched.rawValue)
     private static let removedTag = UInt8(SessionTable.LogKind.removed.rawValue)
 
+    /// The first byte of a log row with a checksum (`sealLogRow`). A row written before
+    /// checksums starts with its first entry's kind, 0 to 2; this is 3 flipped bits or more
+    /// away from each.
+    static let logRowMarker: UInt8 = 0xC3
+
+    /// Starts a log row: its marker. Entries follow (`appendSaved`...), then `sealLogRow`.
+    static func beginLogRow(_ writer: inout ByteWriter) {
+        writer.byte(logRowMarker)
+    }
+
+    /// Ends a log row with its checksum.
+    static func sealLogRow(_ writer: inout ByteWriter) {
+        writer.seal()
+    }
+
     static func appendSaved(
         _ id: SessionID, revision: Int, body: [UInt8], lease: SessionLease, events: [UInt8], to writer: inout ByteWriter
     ) {
@@ -104,9 +153,41 @@ extension SessionCodec {
         writer.integer(lease.timeToLive)
     }
 
+    /// The entries of a log row, checked against its checksum; a row written before checksums
+    /// is read as it was. An empty row, which no server wrote, is refused.
     static func logEntries(_ bytes: [UInt8]) throws(ByteDecodingError) -> [LogEntry] {
-        var reader = ByteReader(bytes)
         var entries: [LogEntry] = []
+        try logEntries(payload(ofLogRow: bytes), into: &entries)
+        guard !entries.isEmpty else { throw .invalid("the row holds no entries") }
+        return entries
+    }
+
+    /// The sessions a log row's entries name, as far as its bytes read, checksum or not: for
+    /// the message that refuses it.
+    static func sessionIDs(inLogRow bytes: [UInt8]) -> [String] {
+        var entries: [LogEntry] = []
+        let sealed = bytes.first == logRowMarker && bytes.count > RowChecksum.size
+        try? logEntries(sealed ? bytes[1..<bytes.count - RowChecksum.size] : bytes[...], into: &entries)
+        var ids: [String] = []
+        for entry in entries {
+            let rawID: String
+            switch entry {
+            case .saved(let id, _, _, _, _), .touched(let id, _), .removed(let id): rawID = id
+            }
+            if SessionID(rawValue: rawID) != nil, !ids.contains(rawID) { ids.append(rawID) }
+        }
+        return ids
+    }
+
+    private static func payload(ofLogRow bytes: [UInt8]) throws(ByteDecodingError) -> ArraySlice<UInt8> {
+        guard !bytes.isEmpty else { throw .invalid("the row is empty") }
+        guard let end = try RowChecksum.checkedEnd(of: bytes, marker: logRowMarker) else { return bytes[...] }
+        return bytes[1..<end]
+    }
+
+    /// Appends the entries `bytes` holds to `entries`, one by one: those before a failure are kept.
+    private static func logEntries(_ bytes: ArraySlice<UInt8>, into entries: inout [LogEntry]) throws(ByteDecodingError) {
+        var reader = ByteReader(bytes)
         while !reader.isAtEnd {
             let tag = try reader.byte()
             let rawID = try reader.string()
@@ -124,7 +205,6 @@ extension SessionCodec {
                 throw .invalid("a log entry of unknown kind \(tag)")
             }
         }
-        return entries
     }
 
     private static func lease(_ reader: inout ByteReader) throws(ByteDecodingError) -> SessionLease {

@@ -7,13 +7,19 @@ import Presentation
 /// the whole history again.
 ///
 /// A compact binary form, written and read only here; the first byte is the format version, so a
-/// later format can read rows an older server wrote. SQLite provides the crash safety around it.
+/// later format can read rows an older server wrote. SQLite provides the crash safety around it,
+/// and the checksum the row ends with (`RowChecksum`) tells a row damaged since it was written.
 enum SessionCodec {
+    /// 5: format 4 and a checksum (`RowChecksum`), of everything before it, at the end. Its
+    /// version byte turned over to 4 (or any older format) leaves those 8 bytes after the
+    /// session, and is caught anyway (`RowChecksum.checkedEnd`).
     /// 4: a screen's state follows its result (3 and older have no states).
     /// 3: the kept events are stored apart, in chunks (1 and 2, still read: they are inline).
     /// 2: a screen's params are their JSON text (1: a tagged JSON value).
-    static let version: UInt8 = 4
+    static let version: UInt8 = 5
     static let oldestReadable: UInt8 = 1
+    /// The first format that ends with a checksum: its version byte is the row's marker.
+    static let checksummed: UInt8 = 5
     /// The first format whose screens may have a state.
     static let screenStates: UInt8 = 4
     /// The first format whose events are not inline.
@@ -50,6 +56,7 @@ enum SessionCodec {
             writer.data(reply.body)
             writer.integer(reply.revision)
         }
+        writer.seal()
         return writer.bytes
     }
 }

@@ -40,7 +40,10 @@ extension SessionDatabase {
         -> (session: Session, trimmed: Bool)
     {
         do {
-            var decoded = try SessionCodec.decode(found.body, events: found.events.map(\.record))
+            // `readAll` checked the checksum of every row it read: of a table's row, or of the
+            // log row that held this state.
+            var decoded = try SessionCodec.decode(
+                found.body, events: found.events.map(\.record), checksumVerified: true)
             // A row of format 1 or 2 with a newer state in the log: its older events are inline in
             // the row, and an earlier server logged only those new since (its next fold was to move
             // the rest out), so they are taken from there.

@@ -45,6 +45,14 @@ extension SessionTable {
             else {
                 throw SQLiteError(code: SQLITE_CORRUPT, message: "session \(rawID): its lease is not one this server writes")
             }
+            // Checked here, once: a row the log has a newer state of is never decoded, and its
+            // revision, damaged, could have decided which of the two wins.
+            do {
+                _ = try SessionCodec.checkedEnd(of: body)
+            } catch {
+                throw SQLiteError(
+                    code: SQLITE_CORRUPT, message: "session \(rawID), its row in the sessions table: \(error)")
+            }
             index[rawID] = found.count
             found.append(
                 Found(
@@ -57,10 +65,13 @@ extension SessionTable {
         while try rows.step() {
             last = rows.integer(0)
             let entries: [SessionCodec.LogEntry]
+            let row = rows.blob(1)
             do {
-                entries = try SessionCodec.logEntries(rows.blob(1))
+                entries = try SessionCodec.logEntries(row)
             } catch {
-                throw SQLiteError(code: SQLITE_CORRUPT, message: "log row \(last): \(error)")
+                let ids = SessionCodec.sessionIDs(inLogRow: row)
+                let named = ids.isEmpty ? "" : ", with entries of session \(ids.joined(separator: ", "))"
+                throw SQLiteError(code: SQLITE_CORRUPT, message: "log row \(last) in the log table\(named): \(error)")
             }
             for entry in entries {
                 switch entry {
@@ -107,7 +118,7 @@ extension SessionTable {
     /// table in key order, where a query a session spent a sixth of a start-up finding each
     /// session's chunks (docs/performance.md, item 101).
     private func allEvents() throws(SQLiteError) -> [String: [SessionCodec.EventRow]] {
-        let select = try connection.prepare("SELECT session, body FROM event_chunks ORDER BY session, through")
+        let select = try connection.prepare("SELECT session, body, through FROM event_chunks ORDER BY session, through")
         var events: [String: [SessionCodec.EventRow]] = [:]
         // Rows come session by session: each session's events are gathered, then stored once.
         var current: (id: String, events: [SessionCodec.EventRow])?
@@ -118,9 +129,12 @@ extension SessionTable {
                 current = (rawID, [])
             }
             do {
-                current!.events += try SessionCodec.unpackEvents(select.blob(1))
+                current!.events += try SessionCodec.unpackChunk(select.blob(1))
             } catch {
-                throw SQLiteError(code: SQLITE_CORRUPT, message: "a chunk of events of session \(rawID): \(error)")
+                throw SQLiteError(
+                    code: SQLITE_CORRUPT,
+                    message: "a chunk of events of session \(rawID) (through revision \(select.integer(2)))"
+                        + " in the event_chunks table: \(error)")
             }
         }
         if let done = current { events[done.id] = done.events }

@@ -59,11 +59,14 @@ extension SessionTable {
         var session: String?
         var through = 0
         var writer = ByteWriter()
+        writer.byte(SessionCodec.chunkMarker)
         func flush() throws(SQLiteError) {
             guard let session else { return }
+            writer.seal()
             try insert.bind(.text(session), .integer(through), .blob(writer.bytes))
             try insert.run()
             writer = ByteWriter()
+            writer.byte(SessionCodec.chunkMarker)
         }
         while try select.step() {
             let rowSession = select.text(0) ?? ""
@@ -96,6 +99,7 @@ extension SessionTable {
             }
             let lease = SessionLease(timeToLive: select.integer(6), lastAccess: Date(timeIntervalSince1970: select.real(5)))
             var entry = ByteWriter(capacity: 256)
+            SessionCodec.beginLogRow(&entry)
             switch kind {
             case .saved:
                 SessionCodec.appendSaved(
@@ -103,6 +107,7 @@ extension SessionTable {
             case .touched: SessionCodec.appendTouched(id, lease: lease, to: &entry)
             case .removed: SessionCodec.appendRemoved(id, to: &entry)
             }
+            SessionCodec.sealLogRow(&entry)
             try insert.bind(.integer(sequence), .blob(entry.bytes))
             try insert.run()
         }

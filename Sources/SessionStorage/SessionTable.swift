@@ -80,6 +80,7 @@ final class SessionTable {
             var loggedThrough: [SessionID: Int] = [:]
             // A session encodes to about 1 KB; more room is made as needed.
             var row = ByteWriter(capacity: 1_152 * writes.count)
+            SessionCodec.beginLogRow(&row)
             for write in writes {
                 switch write {
                 case .save(let saved):
@@ -125,6 +126,7 @@ final class SessionTable {
             }
             // Touches of folded sessions alone leave nothing for the log.
             guard !entries.isEmpty else { return }
+            SessionCodec.sealLogRow(&row)
             try appendLog.bind(.integer(log.next), .blob(row.bytes))
             try appendLog.run()
             rowSize = row.count + Self.logRowOverhead
@@ -205,7 +207,7 @@ final class SessionTable {
         // Its rows' events since the last fold, less those its history has dropped meanwhile.
         let chunk = SessionCodec.events(unfolded.events, after: unfolded.eventsDroppedThrough)
         if !chunk.isEmpty {
-            try insertChunk.bind(.sessionID(id), .integer(unfolded.revision), .blob(chunk))
+            try insertChunk.bind(.sessionID(id), .integer(unfolded.revision), .blob(SessionCodec.chunk(of: chunk)))
             try insertChunk.run()
         }
         if unfolded.eventsDroppedThrough > unfolded.tableDroppedThrough {

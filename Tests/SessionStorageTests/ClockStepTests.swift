@@ -45,7 +45,7 @@ extension ClockStepTests {
         try recovery.journal.foldAll()
         recovery.journal.close()
         // The row's updatedAt, as a server that let it go back wrote it.
-        var body = SessionCodec.encode(session)
+        var body = StorageFixture.formatFourRow(of: session)
         let bits = Array(withUnsafeBytes(of: created.timeIntervalSinceReferenceDate.bitPattern.littleEndian) { Array($0) })
         let earlier = Array(
             withUnsafeBytes(of: created.addingTimeInterval(-5).timeIntervalSinceReferenceDate.bitPattern.littleEndian) { Array($0) })

@@ -198,6 +198,8 @@ struct JournalTests {
         #expect(reopened.sessions.map(\.session) == [kept])
     }
 
+    /// Cut short, the row no longer matches its checksum: corruption. Sealed again (as a
+    /// server with a bug could have written it), it matches, and decoding refuses it.
     @Test("A row whose bytes do not decode stops start-up with a message naming the session")
     func damagedRow() throws {
         let directory = StorageFixture.directory()
@@ -208,6 +210,20 @@ struct JournalTests {
         recovery.journal.close()
         let connection = try SQLiteConnection(path: directory + "/" + SessionDatabase.fileName)
         try connection.execute("UPDATE sessions SET body = substr(body, 1, 20)")
+        #expect {
+            _ = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        } throws: { error in
+            guard case StorageOpenError.corrupt(_, let details) = error else { return false }
+            return details.contains("session \(session.id.rawValue), its row in the sessions table")
+                && details.contains("checksum")
+        }
+        let cut = try #require(try connection.texts("SELECT hex(body) FROM sessions").first.flatMap(StorageFixture.bytes(hex:)))
+        var resealed = ByteWriter()
+        resealed.raw(cut[...])
+        resealed.seal()
+        let update = try connection.prepare("UPDATE sessions SET body = ?1")
+        try update.bind(.blob(resealed.bytes))
+        try update.run()
         #expect {
             _ = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
         } throws: { error in

@@ -100,9 +100,17 @@ enum StorageFixture {
         try select.bind(.text(id.rawValue))
         var revisions: [Int] = []
         while try select.step() {
-            revisions += try SessionCodec.unpackEvents(select.blob(0)).map(\.revision)
+            revisions += try SessionCodec.unpackChunk(select.blob(0)).map(\.revision)
         }
         return revisions
+    }
+
+    /// `session`'s row as a server before checksums wrote it: format 4, which is format 5
+    /// without the checksum at its end.
+    static func formatFourRow(of session: Session) -> [UInt8] {
+        var row = Array(SessionCodec.encode(session).dropLast(RowChecksum.size))
+        row[0] = 4
+        return row
     }
 
     /// A session's kept events as records, oldest first: what a decoder is given.

@@ -48,7 +48,7 @@ struct UpgradeCrashTests {
         // The log's one entry as that server wrote it: the change's events alone.
         var entry = ByteWriter()
         SessionCodec.appendSaved(
-            StorageFixture.formatOneID, revision: changed.revision, body: SessionCodec.encode(changed), lease: found.lease,
+            StorageFixture.formatOneID, revision: changed.revision, body: StorageFixture.formatFourRow(of: changed), lease: found.lease,
             events: SessionCodec.packEvents(of: changed, after: found.session.revision), to: &entry)
         let file = try StorageFixture.connection(directory)
         let update = try file.prepare("UPDATE log SET entries = ?1")
