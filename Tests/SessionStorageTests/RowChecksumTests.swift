@@ -51,6 +51,22 @@ struct RowChecksumTests {
         #expect(Self.checksum([]) != Self.checksum([0]))
     }
 
+    /// RowChecksum's proof for damage across two words: a change of the top `a` bytes of one
+    /// word and the low `b` bytes of the next, a + b = 4, cancels only if some d below 2^(8a)
+    /// has d * K within 2^(8b) of 0, modulo 2^64. Checked for every d.
+    @Test("No change of a word's top bytes can be cancelled by a change of the next word's low bytes within 4 bytes")
+    func burstsAcrossWords() {
+        for a in 1...3 {
+            let limit = UInt64(1) << UInt64(8 * (4 - a))
+            var cancelling = 0
+            for d in 1..<(UInt64(1) << UInt64(8 * a)) {
+                let product = d &* RowChecksum.multiplier
+                if product < limit || product > 0 &- limit { cancelling += 1 }
+            }
+            #expect(cancelling == 0, "top \(a) bytes")
+        }
+    }
+
     @Test("A session's bytes are format 5, end with their checksum, and read back; any bit turned over is refused")
     func sessionRow() throws {
         let session = try StorageFixture.busySession(id: StorageFixture.id(11))
