@@ -198,17 +198,23 @@ struct JournalTests {
         #expect(reopened.sessions.map(\.session) == [kept])
     }
 
+    /// A session made and stored in `directory`, its journal closed, and a connection to the
+    /// file for a test to damage it through.
+    private static func oneStoredSession(in directory: String) throws -> (Session, SQLiteConnection) {
+        let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
+        let store = InMemorySessionStore(journal: recovery.journal)
+        let session = try store.create(root: StorageFixture.spec("a"), now: Date()).session
+        recovery.journal.close()
+        return (session, try SQLiteConnection(path: directory + "/" + SessionDatabase.fileName))
+    }
+
     /// Cut short, the row no longer matches its checksum: corruption. Sealed again (as a
     /// server with a bug could have written it), it matches, and decoding refuses it.
     @Test("A row whose bytes do not decode stops start-up with a message naming the session")
     func damagedRow() throws {
         let directory = StorageFixture.directory()
         defer { StorageFixture.remove(directory) }
-        let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
-        let store = InMemorySessionStore(journal: recovery.journal)
-        let session = try store.create(root: StorageFixture.spec("a"), now: Date()).session
-        recovery.journal.close()
-        let connection = try SQLiteConnection(path: directory + "/" + SessionDatabase.fileName)
+        let (session, connection) = try Self.oneStoredSession(in: directory)
         try connection.execute("UPDATE sessions SET body = substr(body, 1, 20)")
         #expect {
             _ = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
@@ -240,11 +246,7 @@ struct JournalTests {
     func damagedLease(damage: String) throws {
         let directory = StorageFixture.directory()
         defer { StorageFixture.remove(directory) }
-        let recovery = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
-        let store = InMemorySessionStore(journal: recovery.journal)
-        let session = try store.create(root: StorageFixture.spec("a"), now: Date()).session
-        recovery.journal.close()
-        let connection = try SQLiteConnection(path: directory + "/" + SessionDatabase.fileName)
+        let (session, connection) = try Self.oneStoredSession(in: directory)
         try connection.execute("UPDATE sessions SET \(damage)")
         #expect {
             _ = try SessionDatabase.open(directory: directory, limits: .default, now: Date())
