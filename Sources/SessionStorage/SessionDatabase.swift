@@ -64,7 +64,7 @@ public enum SessionDatabase {
         // Before SQLite opens the file, whose recovery would read past such damage without a word.
         let resolved = realPath(of: path) ?? path
         let logPath = resolved + "-wal"
-        if let damage = WALCheck.damage(ofLogAt: logPath) {
+        if let damage = WALCheck.damage(ofLogAt: logPath, indexAt: resolved + "-shm") {
             throw .damagedLog(path: logPath, details: damage)
         }
         if let frames = WALCheck.framesMissing(logAt: logPath, indexAt: resolved + "-shm") {

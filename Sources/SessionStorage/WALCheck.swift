@@ -17,6 +17,13 @@
 ///
 /// Damage within the last transaction, or a log cut short at a frame's end, cannot be told
 /// from a torn write this way: SQLite drops that transaction.
+///
+/// Nor are committed frames past the end its index (`-shm`) gives, when the index is of this
+/// log: SQLite never committed them. A transaction whose frames, commit frame included, were
+/// written but whose index could not take them (it grows a region every 4,096 frames, which
+/// a full disk refuses) failed, and the next transaction overwrites its frames from their
+/// start: a shorter one leaves the failed one's last frames past the log's end, chained among
+/// themselves, its commit frame last.
 enum WALCheck {
     /// The log's first bytes (magic, version, page size, checkpoint, salts, checksum).
     static let headerSize = 32
@@ -29,12 +36,13 @@ enum WALCheck {
     /// What is wrong with the log at `path`, for an operator: nil when SQLite's recovery
     /// would keep every committed transaction it holds (or there is no log). `pageSize` is
     /// the database's, for a log whose header is too damaged to say.
-    static func damage(ofLogAt path: String, pageSize: Int = 4096) -> String? {
+    /// `indexPath` is its index, which says where the log ended for SQLite.
+    static func damage(ofLogAt path: String, indexAt indexPath: String, pageSize: Int = 4096) -> String? {
         guard let bytes = contents(of: path), bytes.count >= headerSize else { return nil }
-        return damage(in: bytes, path: path, pageSize: pageSize)
+        return damage(in: bytes, path: path, index: contents(of: indexPath), pageSize: pageSize)
     }
 
-    static func damage(in bytes: [UInt8], path: String, pageSize fallbackPageSize: Int) -> String? {
+    static func damage(in bytes: [UInt8], path: String, index: [UInt8]?, pageSize fallbackPageSize: Int) -> String? {
         let fileMagic = word(bytes, 0, bigEndian: true)
         let headerPageSize = Int(word(bytes, 8, bigEndian: true))
         let headerIsSound =
@@ -87,10 +95,13 @@ enum WALCheck {
             orders = [false, true]
         }
         // Committed frames after it, each intact against the frame before it: transactions
-        // written after the damaged frame, which SQLite would drop.
+        // written after the damaged frame, which SQLite would drop. Those past the end its index
+        // gives for this log (same salts) were never committed: a failed transaction's.
+        let indexEnd = headerIsSound ? index.flatMap { committedFrames(index: $0, salts: Array(bytes[16..<24])) } : nil
+        let end = min(frames, indexEnd ?? frames)
         var committed = 0
         for bigEndian in orders where committed == 0 {
-            for frame in (firstDropped + 1)..<max(frames, firstDropped + 1) where isCommit(frame) {
+            for frame in (firstDropped + 1)..<max(end, firstDropped + 1) where isCommit(frame) {
                 if holds(frame, salts: expectedSalts, from: storedChecksum(frame - 1), bigEndian: bigEndian) {
                     committed += 1
                 }
@@ -103,6 +114,22 @@ enum WALCheck {
             + " (\(frames - firstDropped) of its \(frames) frames), which SQLite would drop without a word."
             + " Restore a backup of the data directory; or, only if the machine lost power (a write torn"
             + " then was never acknowledged), keep what comes before with `truncate -s \(cut) \(path)`"
+    }
+
+    /// The frames of the log whose salts are `salts` (as the log's header holds them) that
+    /// SQLite had committed, by its index: the header it writes after each commit, in two
+    /// copies, with a checksum of its own in this machine's byte order. Nil when the index is
+    /// too short, being written, damaged, or of another log (the log restarted since).
+    static func committedFrames(index: [UInt8], salts: [UInt8]) -> Int? {
+        guard index.count >= 96, index[0..<48] == index[48..<96], index[12] == 1, Array(index[32..<40]) == salts else {
+            return nil
+        }
+        func native(_ at: Int) -> UInt32 { index.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt32.self) } }
+        let bigEndian = UInt32(1).bigEndian == 1
+        guard native(0) == version, checksum(index, 0..<40, from: (0, 0), bigEndian: bigEndian) == (native(40), native(44)) else {
+            return nil
+        }
+        return Int(native(16))
     }
 
     /// Frames the log at `path` held past the last checkpoint by its index (`indexPath`, the

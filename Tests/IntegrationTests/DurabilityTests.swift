@@ -255,6 +255,29 @@ struct DurabilityTests {
         #expect(try server.terminate() == 0)
     }
 
+    /// A transaction SQLite wrote to the log, commit frame included, then failed (its index
+    /// could not grow on a full disk: the client got 503) leaves its frames past the log's end;
+    /// the next, shorter transaction overwrites only their start. What is left (the failed
+    /// transaction's last frames, chained among themselves, its commit frame last) is what two
+    /// of the log's own frames copied past its end look like. After kill -9 then, the server
+    /// refused to start ("1 committed transaction follow"), though nothing acknowledged was lost.
+    @Test("A failed transaction's frames left past the log's end, as after a full disk, do not stop start-up")
+    func failedTransactionPastLogEnd() throws {
+        let data = DataDirectory()
+        let (log, frames) = try Self.crashedWithLog(data)
+        let frameSize = 24 + 4096
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: log))
+        bytes = bytes.prefix(32 + frames * frameSize)
+        func isCommit(_ frame: Int) -> Bool { bytes[32 + frame * frameSize + 4..<32 + frame * frameSize + 8] != Data(count: 4) }
+        let tail = try #require((1..<frames - 1).first { !isCommit($0) && isCommit($0 + 1) }, "a transaction of two frames or more")
+        bytes.append(bytes[(32 + tail * frameSize)..<(32 + (tail + 2) * frameSize)])
+        try bytes.write(to: URL(fileURLWithPath: log))
+        guard let (server, _) = data.restartServer(after: "a failed transaction's frames were left past the log's end") else { return }
+        let loaded = server.logLines().first { $0["event"] as? String == "storage" }?["sessions_loaded"] as? Int
+        #expect(loaded == 40, "\(server.output)")
+        #expect(try server.terminate() == 0)
+    }
+
     @Test("The journal's threads carry their names for top -H, ps -L and perf")
     func threadNames() throws {
         let data = DataDirectory()
