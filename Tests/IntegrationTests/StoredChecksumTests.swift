@@ -77,7 +77,7 @@ struct StoredChecksumTests {
         try Self.expectRefusal(data, table: "event_chunks table", session: session)
     }
 
-    /// The README's backup (`sqlite3 ... ".backup"`, while the server runs) holds the log's
+    /// The README's backup (`sqlite3 ... "VACUUM INTO ..."`, while the server runs) holds the log's
     /// rows, changes not yet folded into the tables; restored as the README says, with one
     /// bit of it damaged, it is refused; undamaged, it starts with every session.
     @Test(
@@ -97,7 +97,7 @@ struct StoredChecksumTests {
         let backup = data.path + "/backup.sqlite3"
         let shell = Process()
         shell.executableURL = URL(fileURLWithPath: "/usr/bin/sqlite3")
-        shell.arguments = [data.databasePath, ".backup '\(backup)'"]
+        shell.arguments = [data.databasePath, "VACUUM INTO '\(backup)'"]
         try shell.run()
         shell.waitUntilExit()
         try #require(shell.terminationStatus == 0, "the backup was made")
