@@ -37,12 +37,17 @@ enum WALCheck {
     /// would keep every committed transaction it holds (or there is no log). `pageSize` is
     /// the database's, for a log whose header is too damaged to say.
     /// `indexPath` is its index, which says where the log ended for SQLite.
+    /// The log is mapped, not read: it may hold tens of megabytes (a reader kept open holds
+    /// back the checkpoint that restarts it), which read into the heap made start-up's memory
+    /// spike by as much, in a container whose limit may be tight.
     static func damage(ofLogAt path: String, indexAt indexPath: String, pageSize: Int = 4096) -> String? {
-        guard let bytes = contents(of: path), bytes.count >= headerSize else { return nil }
-        return damage(in: bytes, path: path, index: contents(of: indexPath), pageSize: pageSize)
+        withMapped(path) { bytes in
+            guard bytes.count >= headerSize else { return nil }
+            return damage(in: bytes, path: path, index: contents(of: indexPath), pageSize: pageSize)
+        } ?? nil
     }
 
-    static func damage(in bytes: [UInt8], path: String, index: [UInt8]?, pageSize fallbackPageSize: Int) -> String? {
+    static func damage(in bytes: UnsafeRawBufferPointer, path: String, index: [UInt8]?, pageSize fallbackPageSize: Int) -> String? {
         let fileMagic = word(bytes, 0, bigEndian: true)
         let headerPageSize = Int(word(bytes, 8, bigEndian: true))
         let headerIsSound =
@@ -126,7 +131,8 @@ enum WALCheck {
         }
         func native(_ at: Int) -> UInt32 { index.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt32.self) } }
         let bigEndian = UInt32(1).bigEndian == 1
-        guard native(0) == version, checksum(index, 0..<40, from: (0, 0), bigEndian: bigEndian) == (native(40), native(44)) else {
+        let indexChecksum = index.withUnsafeBytes { checksum($0, 0..<40, from: (0, 0), bigEndian: bigEndian) }
+        guard native(0) == version, indexChecksum == (native(40), native(44)) else {
             return nil
         }
         return Int(native(16))
@@ -153,26 +159,40 @@ enum WALCheck {
     }
 
     /// SQLite's checksum (walChecksumBytes): two running sums over pairs of 32-bit words.
-    static func checksum(_ bytes: [UInt8], _ range: Range<Int>, from start: (UInt32, UInt32), bigEndian: Bool)
+    static func checksum(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, from start: (UInt32, UInt32), bigEndian: Bool)
         -> (UInt32, UInt32)
     {
         var (first, second) = start
-        bytes.withUnsafeBytes { raw in
-            var at = range.lowerBound
-            while at + 8 <= range.upperBound {
-                let a = raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)
-                let b = raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)
-                first = first &+ (bigEndian ? a.bigEndian : a.littleEndian) &+ second
-                second = second &+ (bigEndian ? b.bigEndian : b.littleEndian) &+ first
-                at += 8
-            }
+        var at = range.lowerBound
+        while at + 8 <= range.upperBound {
+            let a = bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)
+            let b = bytes.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)
+            first = first &+ (bigEndian ? a.bigEndian : a.littleEndian) &+ second
+            second = second &+ (bigEndian ? b.bigEndian : b.littleEndian) &+ first
+            at += 8
         }
         return (first, second)
     }
 
-    private static func word(_ bytes: [UInt8], _ at: Int, bigEndian: Bool) -> UInt32 {
-        let value = bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt32.self) }
+    private static func word(_ bytes: UnsafeRawBufferPointer, _ at: Int, bigEndian: Bool) -> UInt32 {
+        let value = bytes.loadUnaligned(fromByteOffset: at, as: UInt32.self)
         return bigEndian ? value.bigEndian : value.littleEndian
+    }
+
+    /// `body` over the bytes of the file at `path`, mapped read-only for the call (valid only
+    /// during it); nil when the file cannot be opened or mapped (missing: no log to check;
+    /// unreadable: SQLite's own open reports it). An empty file is an empty buffer.
+    private static func withMapped<R>(_ path: String, _ body: (UnsafeRawBufferPointer) -> R) -> R? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return nil }
+        let size = Int(status.st_size)
+        guard size > 0 else { return body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else { return nil }
+        defer { munmap(base, size) }
+        return body(UnsafeRawBufferPointer(start: base, count: size))
     }
 
     /// The file's bytes; nil when it cannot be read (missing: no log to check; unreadable:
