@@ -23,7 +23,12 @@ enum StoreSetup {
             return (InMemorySessionStore(limits: options.limits, memoryBudget: memoryBudget(options)), nil)
         case .sqlite:
             let (store, journal) = restore(options)
-            giveBackLoadingMemory()
+            // Reading the stored sessions back allocates and frees far more than the sessions keep
+            // (rows, the log's records, the fold), interleaved with what they keep, and glibc holds
+            // on to the freed pages: 100,000 sessions came back with 57 MB of free heap, their
+            // server's RSS 242 MB against 186 MB for the server that made them. They are handed back
+            // to the kernel, once, before the server serves (docs/performance.md, item 96).
+            ProcessMemory.giveBackFreePages()
             return (store, journal)
         }
     }
@@ -61,15 +66,6 @@ enum StoreSetup {
                 ("duration_ms", .int(Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))),
             ])
         return (store, recovery.journal)
-    }
-
-    /// Reading the stored sessions back allocates and frees far more than the sessions keep
-    /// (rows, the log's records, the fold), interleaved with what they keep, and glibc holds
-    /// on to the freed pages: 100,000 sessions came back with 57 MB of free heap, their
-    /// server's RSS 242 MB against 186 MB for the server that made them. They are handed back
-    /// to the kernel, once, before the server serves (docs/performance.md, item 96).
-    private static func giveBackLoadingMemory() {
-        ProcessMemory.giveBackFreePages()
     }
 
     /// Every `interval`: frees expired sessions (memory and disk) and writes the idle deadlines
