@@ -12,7 +12,7 @@
 /// one core of a 64-core host started 64 epoll threads, each contending for that core and
 /// each holding its own share of connections and memory. Foundation's
 /// `activeProcessorCount` reads neither here (it answers 2 under `taskset -c 0` on this
-/// machine). Only the process's own cgroup is read, not its ancestors' quotas.
+/// machine). An ancestor's quota binds as the process's own does: the tightest is taken.
 public enum AvailableProcessors {
     public static var count: Int {
         var count = max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
@@ -50,16 +50,17 @@ public enum AvailableProcessors {
         return nil
     }
 
-    /// The cores the quota of the process's cgroup allows (rounded up); nil when there is no
-    /// quota or no file to read.
+    /// The cores the tightest quota of the process's cgroup and its ancestors allows (rounded
+    /// up); nil when there is no quota or no file to read.
     static func quotaCores(cgroups: String, read: (String) -> String? = { FileSystem.readSmallFile($0) }) -> Int? {
-        switch ControlGroup.files(
+        let levels = ControlGroup.files(
             cgroups: cgroups, controller: "cpu", v2: "cpu.max", v1: ["cpu.cfs_quota_us", "cpu.cfs_period_us"], read: read)
-        {
-        case .v2(let cpuMax): quotaCores(cpuMax: cpuMax)
-        case .v1(let files): quotaCores(quota: files[0], period: files[1])
-        case nil: nil
-        }
+        return levels.compactMap { level -> Int? in
+            switch level {
+            case .v2(let cpuMax): quotaCores(cpuMax: cpuMax)
+            case .v1(let files): quotaCores(quota: files[0], period: files[1])
+            }
+        }.min()
     }
 
     /// cgroup v2's `cpu.max`: "max 100000" (no quota) or "150000 100000" (1.5 cores: 2).

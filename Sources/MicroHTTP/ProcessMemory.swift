@@ -20,8 +20,9 @@ public enum ProcessMemory {
         return pages * pageSize
     }
 
-    /// The memory the process may use: its cgroup's limit (a container's `--memory`, a
-    /// Kubernetes memory limit) when there is one below the machine's, else the machine's
+    /// The memory the process may use: its cgroup's limit, or an ancestor's (a container's
+    /// `--memory`, a Kubernetes memory limit, a systemd slice's `MemoryMax=`) when there is one
+    /// below the machine's, else the machine's
     /// (`MemTotal`); nil where neither can be read.
     public static var availableBytes: Int? {
         let machine = FileSystem.readSmallFile("/proc/meminfo", limit: 8192).flatMap(totalBytes(meminfo:))
@@ -39,14 +40,17 @@ public enum ProcessMemory {
         return nil
     }
 
-    /// The memory limit of the process's cgroup: v2's `memory.max` ("max" is none) or v1's
-    /// `memory.limit_in_bytes` (no limit reads as a number near 2^63).
+    /// The tightest memory limit of the process's cgroup and its ancestors: v2's `memory.max`
+    /// ("max" is none) or v1's `memory.limit_in_bytes` (no limit reads as a number near 2^63).
     static func limitBytes(cgroups: String, read: (String) -> String? = { FileSystem.readSmallFile($0) }) -> Int? {
-        switch ControlGroup.files(cgroups: cgroups, controller: "memory", v2: "memory.max", v1: ["memory.limit_in_bytes"], read: read) {
-        case .v2(let text): Int(text.trimmingWhitespace)
-        case .v1(let texts): Int(texts[0].trimmingWhitespace).flatMap { $0 < 1 << 62 ? $0 : nil }
-        case nil: nil
-        }
+        let levels = ControlGroup.files(
+            cgroups: cgroups, controller: "memory", v2: "memory.max", v1: ["memory.limit_in_bytes"], read: read)
+        return levels.compactMap { level -> Int? in
+            switch level {
+            case .v2(let text): Int(text.trimmingWhitespace)
+            case .v1(let texts): Int(texts[0].trimmingWhitespace).flatMap { $0 < 1 << 62 ? $0 : nil }
+            }
+        }.min()
     }
 
     /// Hands the pages of freed heap back to the kernel (glibc's `malloc_trim`), which glibc

@@ -46,4 +46,21 @@ struct AvailableProcessorsTests {
         let unlimited = ["/sys/fs/cgroup/cpu/cpu.cfs_quota_us": "-1\n", "/sys/fs/cgroup/cpu/cpu.cfs_period_us": "100000\n"]
         #expect(AvailableProcessors.quotaCores(cgroups: cgroups, read: { unlimited[$0] }) == nil)
     }
+
+    @Test("An ancestor's quota binds too: the tightest of the process's cgroup and those above it")
+    func ancestorQuota() {
+        // A service in a slice: the slice allows one core, the service two.
+        let v2 = [
+            "/sys/fs/cgroup/app.slice/api.service/cpu.max": "200000 100000\n",
+            "/sys/fs/cgroup/app.slice/cpu.max": "100000 100000\n",
+        ]
+        #expect(AvailableProcessors.quotaCores(cgroups: "0::/app.slice/api.service\n", read: { v2[$0] }) == 1)
+        let v1 = [
+            "/sys/fs/cgroup/cpu,cpuacct/pod/app/cpu.cfs_quota_us": "-1\n",
+            "/sys/fs/cgroup/cpu,cpuacct/pod/app/cpu.cfs_period_us": "100000\n",
+            "/sys/fs/cgroup/cpu,cpuacct/pod/cpu.cfs_quota_us": "150000\n",
+            "/sys/fs/cgroup/cpu,cpuacct/pod/cpu.cfs_period_us": "100000\n",
+        ]
+        #expect(AvailableProcessors.quotaCores(cgroups: "4:cpu,cpuacct:/pod/app\n", read: { v1[$0] }) == 2)
+    }
 }

@@ -34,6 +34,24 @@ struct ProcessMemoryTests {
         #expect(ProcessMemory.limitBytes(cgroups: cgroups, read: { _ in nil }) == nil)
     }
 
+    @Test("An ancestor's memory limit binds too: the tightest of the process's cgroup and those above it")
+    func ancestorLimit() {
+        // A service with no limit of its own in a slice of 256 MiB; a looser limit above the
+        // slice's is not the one that binds.
+        let v2 = [
+            "/sys/fs/cgroup/app.slice/api.service/memory.max": "max\n",
+            "/sys/fs/cgroup/app.slice/memory.max": "268435456\n",
+            "/sys/fs/cgroup/memory.max": "1073741824\n",
+        ]
+        #expect(ProcessMemory.limitBytes(cgroups: "0::/app.slice/api.service\n", read: { v2[$0] }) == 268_435_456)
+        let v1 = [
+            "/sys/fs/cgroup/memory/pod/app/memory.limit_in_bytes": "536870912\n",
+            "/sys/fs/cgroup/memory/pod/memory.limit_in_bytes": "134217728\n",
+            "/sys/fs/cgroup/memory/memory.limit_in_bytes": "9223372036854771712\n",
+        ]
+        #expect(ProcessMemory.limitBytes(cgroups: "12:memory:/pod/app\n", read: { v1[$0] }) == 134_217_728)
+    }
+
     @Test("This process's own figures can be read here")
     func ownFigures() throws {
         let resident = try #require(ProcessMemory.residentBytes)
