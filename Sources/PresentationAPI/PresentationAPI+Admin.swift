@@ -26,9 +26,14 @@ extension PresentationAPI {
     /// creation's alone. Only refusals and OPTIONS come here, never a request that matched.
     func visibleMethods(_ allowed: [HTTPMethod], path: String) -> [HTTPMethod]? {
         guard configuration.adminToken == nil else { return allowed }
-        if path == Route.metrics.pattern { return nil }
-        if path == Route.listSessions.pattern { return allowed.filter { $0 != .get && $0 != .head } }
-        return allowed
+        // Judged by the route a GET of the path finds, not by its spelling: `/metrics/` and
+        // `/v1%2Fsessions` reach the same routes, and compared as text they told of them.
+        guard case .found(let route, _) = Route.table.match(.get, path) else { return allowed }
+        switch route {
+        case .metrics: return nil
+        case .listSessions: return allowed.filter { $0 != .get && $0 != .head }
+        default: return allowed
+        }
     }
 
     /// `GET /v1/sessions?after=ID&limit=N`: a page of sessions in id order, with the id to continue from.

@@ -37,6 +37,29 @@ struct AdminTests {
         }
     }
 
+    /// The router takes `/metrics/` and `/v1%2Fsessions%2F` (decoded to `/v1/sessions/`) as the
+    /// same routes, so they must hide as the plain spellings do.
+    @Test("Without an admin token, a trailing or encoded slash does not reveal the admin routes")
+    func offByDefaultForOtherSpellings() throws {
+        try withServer { server in
+            let client = try server.connect()
+            for path in ["/metrics/", "/metrics%2F"] {
+                try client.get(path).expectProblem(404, "not_found")
+                try client.request("OPTIONS", path).expectProblem(404, "not_found")
+                try client.request("PUT", path).expectProblem(404, "not_found")
+            }
+            for path in ["/v1/sessions/", "/v1%2Fsessions%2F"] {
+                #expect(try client.get(path).header("Allow") == "POST, OPTIONS")
+                let options = try client.request("OPTIONS", path)
+                #expect(options.status == 204)
+                #expect(options.header("Allow") == "POST, OPTIONS")
+                let put = try client.request("PUT", path)
+                put.expectProblem(405, "method_not_allowed")
+                #expect(put.header("Allow") == "POST, OPTIONS")
+            }
+        }
+    }
+
     @Test("Admin routes refuse no token, a wrong one and a session's token")
     func refused() throws {
         try withServer(api: Self.api) { server in
