@@ -10,6 +10,9 @@ enum APIError: Error, Hashable, Sendable {
     case invalidField(pointer: String, reason: String)
     case missingField(pointer: String)
     case unknownField(pointer: String)
+    /// A path's presentation id longer than any id a session issues (`PresentationID`): it
+    /// names no presentation, as an unknown id of the right length does.
+    case presentationIDTooLong
     case invalidQuery(name: String, reason: String)
     case invalidHeader(name: String, reason: String)
     case unauthorized

@@ -80,17 +80,17 @@ extension PresentationAPI {
     func presentationStatus(_ rawID: Substring, _ rawPresentation: Substring, _ request: HTTPRequest) throws -> HTTPReply {
         let digest = try presentedDigest(request)
         // What the request asks is read before the session is, so that a refused one keeps
-        // no session alive. An id too long to be one of ours names nothing here.
-        guard let presentation = PresentationID(rawValue: String(rawPresentation)) else {
-            throw APIError.routeNotFound(request.path)
-        }
+        // no session alive. An id too long to be one of ours names nothing, judged after the
+        // token and the session as any unknown id is.
+        let presentation = PresentationID(rawValue: String(rawPresentation))
         let wait = try integerQuery("wait", request, in: 0...configuration.maxWaitSeconds) ?? 0
         // With `after`, a value emitted after that revision ends the wait too: the remote form of
         // a result that is a stream, as the wait alone is of one that is a future.
         let after = try integerQuery("after", request, in: 0...Int.max)
         let session = try authorizedSession(rawID, digest: digest) { session in
-            (try? session.outcome(of: presentation)) != nil
+            presentation.map { (try? session.outcome(of: $0)) != nil } ?? false
         }
+        guard let presentation else { throw APIError.presentationIDTooLong }
         let outcome = try session.outcome(of: presentation)
         guard outcome.status == .presented, wait > 0, !Self.emitted(by: presentation, in: session, after: after) else {
             return .now(Self.statusResponse(outcome, session))

@@ -57,6 +57,9 @@ struct ProblemDetails: Sendable {
             self.init(
                 status: .unprocessableContent, code: "unknown_field", detail: "\(pointer) is not a field of this request",
                 extensions: [("pointer", .string(pointer))])
+        case .presentationIDTooLong:
+            // The code of any id that names nothing: the route exists, so `not_found` would mislead.
+            self.init(status: .notFound, code: "presentation_not_found", detail: "no presentation has an id that long")
         case .invalidQuery(let name, let reason):
             self.init(status: .badRequest, code: "invalid_query", detail: "query argument \(name): \(reason)")
         case .invalidHeader(let name, let reason):
