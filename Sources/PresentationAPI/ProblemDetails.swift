@@ -33,12 +33,12 @@ struct ProblemDetails: Sendable {
         case .routeNotFound(let path):
             self.init(status: .notFound, code: "not_found", detail: "no route for \(path)")
         case .methodNotAllowed(let allowed):
-            self.init(
-                status: .methodNotAllowed, code: "method_not_allowed",
-                detail: "this route takes \(allowed.map(\.rawValue).joined(separator: ", "))")
             // OPTIONS is answered on every route a method is (`PresentationAPI.methodNotAllowed`),
-            // so Allow names it too (RFC 9110 10.2.1: the methods the resource supports).
-            headers.set("Allow", (allowed + [.options]).map(\.rawValue).joined(separator: ", "))
+            // so Allow names it too (RFC 9110 10.2.1: the methods the resource supports), and
+            // the detail says what Allow says.
+            let methods = (allowed + [.options]).map(\.rawValue).joined(separator: ", ")
+            self.init(status: .methodNotAllowed, code: "method_not_allowed", detail: "this route takes \(methods)")
+            headers.set("Allow", methods)
         case .malformedJSON(let reason):
             self.init(status: .badRequest, code: "malformed_json", detail: "the body is not valid JSON: \(reason)")
         case .unsupportedMediaType(let type):

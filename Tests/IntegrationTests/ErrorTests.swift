@@ -292,6 +292,8 @@ struct ErrorTests {
             if let allow = error.allow {
                 let allowed = (response.header("Allow") ?? "").split(separator: ",").map { $0.filter { $0 != " " } }
                 #expect(Set(allowed) == Set(allow), "Allow: \(response.header("Allow") ?? "none")")
+                // The detail names the methods Allow does, OPTIONS included.
+                #expect(problem.string("detail") == "this route takes \(response.header("Allow") ?? "")")
             }
             if error.code == "revision_mismatch" {
                 #expect(problem.int("revision") == before.revision)
