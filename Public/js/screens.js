@@ -328,6 +328,14 @@ function choices(ctx) {
   };
 }
 
+/**
+ * The input types a form field may ask for: those whose value is text the person types. Any
+ * other is drawn as text: a `file` input refuses a value set by script (the draw would throw,
+ * and the page stay on the revision before), and `submit`, `reset`, `image` or `hidden` are
+ * not fields one fills in.
+ */
+const TEXT_TYPES = new Set(['text', 'email', 'number', 'password', 'search', 'tel', 'url', 'date', 'time', 'datetime-local', 'month', 'week']);
+
 /** `params.fields` (`{name, label, type?, value?, required?}`): submitting hands the values back. */
 function form(ctx) {
   const p = params(ctx);
@@ -342,7 +350,7 @@ function form(ctx) {
     const control =
       field.type === 'textarea'
         ? h('textarea', { id, name: field.name, rows: 4, required: field.required, value: text(initial) })
-        : h('input', { id, name: field.name, type: field.type || 'text', required: field.required, value: text(initial) });
+        : h('input', { id, name: field.name, type: TEXT_TYPES.has(field.type) ? field.type : 'text', required: field.required, value: text(initial) });
     return h('div', { class: 'form-field' }, h('label', { for: id }, text(field.label || field.name)), control);
   });
   const element = h(

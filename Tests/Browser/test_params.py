@@ -33,3 +33,16 @@ def test_a_form_with_a_null_field_is_drawn(browser, server, api):
     api.op(session, 'push', {'screen': 'form', 'title': 'Odd', 'params': {'fields': [None, {'name': 'n', 'label': 'Name'}]}})
     wait_until_shows(browser, api, session, revision=2)
     assert texts(browser, '.form-field label') == ['Name']
+
+
+def test_a_form_field_of_a_type_that_takes_no_typed_value_is_drawn_as_text(browser, server, api):
+    # A file input refuses a value set by script: drawing this one threw, and the page stayed
+    # on the revision before it.
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    fields = [{'name': 'doc', 'label': 'Document', 'type': 'file', 'value': 'notes.txt'},
+              {'name': 'go', 'label': 'Go', 'type': 'submit', 'value': 'Now'}]
+    api.op(session, 'push', {'screen': 'form', 'title': 'Odd', 'params': {'fields': fields}})
+    wait_until_shows(browser, api, session, revision=2)
+    inputs = browser.find_elements(By.CSS_SELECTOR, '.is-top .screen:not(.is-leaving) .form-field input')
+    assert [(e.get_attribute('type'), e.get_attribute('value')) for e in inputs] == [('text', 'notes.txt'), ('text', 'Now')]
