@@ -339,19 +339,22 @@ const TEXT_TYPES = new Set(['text', 'email', 'number', 'password', 'search', 'te
 /** `params.fields` (`{name, label, type?, value?, required?}`): submitting hands the values back. */
 function form(ctx) {
   const p = params(ctx);
-  const fields = Array.isArray(p.fields) ? p.fields.filter(object) : [];
+  // A field without a name has no value to hand back: it is left out, as a null one is.
+  const fields = Array.isArray(p.fields) ? p.fields.filter((field) => object(field) && typeof field.name === 'string' && field.name !== '') : [];
   const formID = uniqueID('form');
-  const controls = fields.map((field) => {
-    const id = `${formID}-${field.name}`;
+  const drawn = fields.map((field, index) => {
+    // Ids by place, not by name: two fields may share a name, and a name may hold a space.
+    const id = `${formID}-${index}`;
     const initial = ctx.draft.has(field.name) ? ctx.draft.get(field.name) : field.value;
     if (field.type === 'checkbox') {
-      return h('div', { class: 'form-field form-field--check' }, h('input', { id, name: field.name, type: 'checkbox', checked: initial === true || initial === 'on' }), h('label', { for: id }, text(field.label || field.name)));
+      const input = h('input', { id, name: field.name, type: 'checkbox', checked: initial === true || initial === 'on' });
+      return { field, input, element: h('div', { class: 'form-field form-field--check' }, input, h('label', { for: id }, text(field.label || field.name))) };
     }
-    const control =
+    const input =
       field.type === 'textarea'
         ? h('textarea', { id, name: field.name, rows: 4, required: field.required, value: text(initial) })
         : h('input', { id, name: field.name, type: TEXT_TYPES.has(field.type) ? field.type : 'text', required: field.required, value: text(initial) });
-    return h('div', { class: 'form-field' }, h('label', { for: id }, text(field.label || field.name)), control);
+    return { field, input, element: h('div', { class: 'form-field' }, h('label', { for: id }, text(field.label || field.name)), input) };
   });
   const element = h(
     'form',
@@ -360,16 +363,17 @@ function form(ctx) {
       class: 'form',
       onsubmit: (event) => {
         event.preventDefault();
+        // Each value is read from the control drawn for its field: looked up by name in the
+        // form's elements, a name such as "0" or "length" found another control or none.
         const values = {};
-        for (const field of fields) {
-          const input = event.target.elements[field.name];
+        for (const { field, input } of drawn) {
           values[field.name] = field.type === 'checkbox' ? input.checked : field.type === 'number' ? Number(input.value) : input.value;
         }
         ctx.act.handBack(p.result && typeof p.result === 'object' ? { ...p.result, values } : values);
       },
     },
     resultBanner(ctx, () => null),
-    controls,
+    drawn.map(({ element: field }) => field),
     h('button', { type: 'submit', class: 'button button--primary' }, text(p.submit || 'Done')),
   );
   return { trailing: [h('button', { type: 'submit', form: formID, class: 'bar-button bar-button--strong' }, text(p.submit || 'Done'))], body: element };

@@ -3,7 +3,7 @@ another shape than the template expects is still drawn, and the page goes on fol
 
 from selenium.webdriver.common.by import By
 
-from pages import open_session, wait_until_shows
+from pages import css, open_session, wait_until_shows
 from test_live import INBOX
 
 
@@ -46,3 +46,27 @@ def test_a_form_field_of_a_type_that_takes_no_typed_value_is_drawn_as_text(brows
     wait_until_shows(browser, api, session, revision=2)
     inputs = browser.find_elements(By.CSS_SELECTOR, '.is-top .screen:not(.is-leaving) .form-field input')
     assert [(e.get_attribute('type'), e.get_attribute('value')) for e in inputs] == [('text', 'notes.txt'), ('text', 'Now')]
+
+
+def test_a_form_hands_back_each_field_by_its_own_name(browser, server, api):
+    # Values were looked up by name in the form's elements: "0" found the first control and
+    # "length" the count of them, and a field without a name threw, so nothing was sent.
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    fields = [{'name': 'a', 'label': 'A'}, {'name': '0', 'label': 'Zero'}, {'name': 'length', 'label': 'Length'}, {'label': 'No name'}]
+    api.op(session, 'push', {'screen': 'form', 'title': 'Names', 'params': {'fields': fields}})
+    wait_until_shows(browser, api, session, revision=2)
+    for control, typed in zip(browser.find_elements(By.CSS_SELECTOR, '.is-top .screen:not(.is-leaving) .form-field input'), 'xyz'):
+        control.send_keys(typed)
+    css(browser, '.is-top .screen:not(.is-leaving) .form .button--primary').click()
+    tree = wait_until_shows(browser, api, session, revision=3)
+    assert tree['root']['path'][-1]['result']['value'] == {'a': 'x', '0': 'y', 'length': 'z'}
+
+
+def test_a_form_field_without_a_name_is_left_out(browser, server, api):
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    fields = [{'label': 'No name'}, {'name': '', 'label': 'Empty'}, {'name': 'n', 'label': 'Name'}]
+    api.op(session, 'push', {'screen': 'form', 'title': 'Odd', 'params': {'fields': fields}})
+    wait_until_shows(browser, api, session, revision=2)
+    assert texts(browser, '.form-field label') == ['Name']
