@@ -35,6 +35,29 @@ function text(value) {
   return typeof value === 'string' ? value : value === undefined || value === null ? '' : JSON.stringify(value);
 }
 
+/** The most bytes of UTF-8 a screen's title may hold (docs/api.md, "Screen request"). */
+const MAX_TITLE_BYTES = 512;
+const utf8 = new TextEncoder();
+
+/**
+ * The title to ask for a screen with, from a value in params (a subject, a name, a row's
+ * title): text, cut with an ellipsis to what the server takes. A longer title, or one that is
+ * not a string, is refused (422), and the tap on a row the page drew would do nothing.
+ */
+function screenTitleFrom(value) {
+  const title = text(value);
+  if (utf8.encode(title).length <= MAX_TITLE_BYTES) return title;
+  const ellipsis = '…';
+  let kept = '';
+  let bytes = utf8.encode(ellipsis).length;
+  for (const character of title) {
+    bytes += utf8.encode(character).length;
+    if (bytes > MAX_TITLE_BYTES) break;
+    kept += character;
+  }
+  return kept + ellipsis;
+}
+
 function barButton(label, onclick, { ariaLabel, kind } = {}) {
   return h('button', { type: 'button', class: ['bar-button', kind && `bar-button--${kind}`], onclick, 'aria-label': ariaLabel }, label);
 }
@@ -74,7 +97,7 @@ function inbox(ctx) {
           type: 'button',
           class: ['row', 'message-row', message.unread && 'is-unread'],
           dataset: { message: text(message.id) },
-          onclick: () => ctx.act.push({ screen: 'message', title: text(message.subject), params: message }),
+          onclick: () => ctx.act.push({ screen: 'message', title: screenTitleFrom(message.subject), params: message }),
         },
         h('span', { class: 'row-line' }, h('strong', { class: 'row-title' }, text(message.from)), h('span', { class: 'row-meta' }, text(message.date))),
         h('span', { class: 'row-subject' }, text(message.subject)),
@@ -169,7 +192,7 @@ function message(ctx) {
             {
               type: 'button',
               class: 'attachment',
-              onclick: () => ctx.act.present('fullScreen', { screen: 'detail', title: text(p.attachment.name), params: p.attachment }),
+              onclick: () => ctx.act.present('fullScreen', { screen: 'detail', title: screenTitleFrom(p.attachment.name), params: object(p.attachment) ?? {} }),
             },
             h('span', { class: 'attachment-label' }, 'Attachment'),
             h('span', { class: 'attachment-name' }, text(p.attachment.name)),
@@ -285,7 +308,7 @@ function list(ctx) {
     const target = item && typeof item.screen === 'string' ? item : null;
     const handsBack = Boolean(object(item)) && 'result' in item;
     const onclick = target
-      ? () => ctx.act.push({ screen: target.screen, title: target.title, params: target.params ?? {} })
+      ? () => ctx.act.push({ screen: target.screen, title: target.title == null ? undefined : screenTitleFrom(target.title), params: object(target.params) ?? {} })
       : handsBack
         ? () => ctx.act.handBack(item.result)
         : null;
