@@ -51,8 +51,21 @@ extension JSONWriter {
         var index = 0
         while index < utf8.count {
             let byte = utf8[index]
-            if byte >= 0x20 && byte != .quote && byte != .backslash && byte != 0xE2 {
+            if byte >= 0x20 && byte != .quote && byte != .backslash && byte != 0xE2 && byte != 0xC2 {
                 index += 1
+            } else if byte == 0xC2 {
+                // U+0080 to U+009F (C2 80 to C2 9F) are the C1 controls: valid JSON, but a
+                // terminal that honours them in UTF-8 (VTE's, GNU screen) takes U+009B as ESC [,
+                // so a path a client sent could recolour or clear the screen of an operator
+                // reading the log. Escaped, they are six inert bytes, as the C0 controls are.
+                guard index + 1 < utf8.count, utf8[index + 1] & 0xE0 == 0x80 else {
+                    index += 1
+                    continue
+                }
+                append(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                appendUnicodeEscape(UInt16(utf8[index + 1]))
+                index += 2
+                runStart = index
             } else if byte == 0xE2 {
                 // U+2028 and U+2029 (E2 80 A8, E2 80 A9) are valid JSON but end a line in
                 // JavaScript source, so escaping them keeps the output safe to embed in a script.

@@ -149,6 +149,7 @@ struct JSONWriterTests {
                 let hex = String(code, radix: 16)
                 return (Character(Unicode.Scalar(UInt8(code))), short[code] ?? #"\u00"# + (hex.count == 1 ? "0" : "") + hex)
             } + [("\"", #"\""#), ("\\", #"\\"#), ("\u{2028}", #"\u2028"#), ("\u{2029}", #"\u2029"#)]
+            + [("\u{80}", #"\u0080"#), ("\u{85}", #"\u0085"#), ("\u{9B}", #"\u009b"#), ("\u{9F}", #"\u009f"#)]
         for length in [8, 9, 15, 16, 17, 24] {
             for position in 0..<length {
                 for (special, escaped) in specials {
@@ -163,7 +164,7 @@ struct JSONWriterTests {
         }
         // Text above ASCII that needs no escape comes out as it went in, whatever its length.
         for length in 1...20 {
-            let plain = String(repeating: "é→a", count: length)
+            let plain = String(repeating: "é→a\u{A0}£", count: length)
             #expect(text { $0.writeString(plain) } == "\"" + plain + "\"")
         }
     }
