@@ -217,7 +217,9 @@ struct Options {
         while let argument = remaining.popFirst() {
             if argument == "--help" || argument == "-h" { return nil }
             let (flag, inline) = split(argument)
-            guard let setting = settings.first(where: { $0.flag == flag }) else { throw OptionsError.unknown(argument) }
+            // Named without its value: `--admin-token=…`, the flag the server refuses to have,
+            // would otherwise put the token on stderr, which a container's runtime keeps in its log.
+            guard let setting = settings.first(where: { $0.flag == flag }) else { throw OptionsError.unknown(flag) }
             guard let value = inline ?? remaining.popFirst() else { throw OptionsError.missingValue(flag) }
             flags.append((setting, value))
         }
