@@ -7,6 +7,7 @@ import { LiveStream, setIdleCheck } from './live.js';
 import { DeviceView } from './device.js';
 import { Inspector, describeError } from './inspector.js';
 import { findScreen } from './tree.js';
+import { fill, isolated } from './dom.js';
 import { DEMO_ROOT, followUp } from './demo.js';
 
 // `?request-timeout=SECONDS` (before the fragment) sets how long a request may take before
@@ -72,10 +73,11 @@ function topScreen() {
 
 // --- Notices and connection state ---------------------------------------------------------
 
+/** `text`: a string, or pieces for `h()`, where what a client wrote is isolated (dom.js). */
 function showNotice(text, kind = 'error') {
   elements.notice.hidden = false;
   elements.notice.dataset.kind = kind;
-  elements.noticeText.textContent = text;
+  fill(elements.noticeText, text);
 }
 
 function clearNotice() {
@@ -134,7 +136,7 @@ async function open(reference) {
   } catch (error) {
     if (current !== state) return;
     setConnection('offline');
-    showNotice(`Cannot open session ${reference.id}: ${describeError(error)}`);
+    showNotice(['Cannot open session ', isolated(reference.id), ': ', describeError(error)]);
     device.clear(error instanceof ProblemError && error.status === 404 ? 'This session does not exist (any more).' : 'The session could not be opened.');
   }
 }
@@ -180,7 +182,7 @@ async function resync(state, after) {
     // The session is there, but not for this token: replaced while the stream was down
     // (so no `event: revoked` reached it). Reconnecting cannot help.
     if (error instanceof ProblemError && error.status === 401) {
-      showNotice(`This page’s token for the session was refused (replaced, or wrong): open the session with its current token. ${describeError(error)}`);
+      showNotice(['This page’s token for the session was refused (replaced, or wrong): open the session with its current token. ', describeError(error)]);
       device.clear('This page’s token for the session was refused.');
       error.stop = true;
     }
@@ -198,7 +200,7 @@ function gone(state, error) {
   state.gone = true;
   state.live?.stop();
   setConnection('offline');
-  showNotice(`The session is gone: ${describeError(error)}`);
+  showNotice(['The session is gone: ', describeError(error)]);
   device.clear('This session does not exist (any more).');
 }
 
@@ -253,10 +255,10 @@ async function perform(operation, body, { ifMatch, rethrow = false } = {}) {
       if (rethrow) throw error;
       return undefined;
     }
-    let text = describeError(error);
-    if (error instanceof ProblemError && error.status === 412) text += '. The session changed since you looked: the page now shows the current tree.';
-    else if (error instanceof ProblemError && error.code === 'top_changed') text += '. Another change came first: the page now shows the current tree.';
-    else if (error instanceof RequestTimeoutError) text += ' The change may still be made: if it is, the page shows it.';
+    const text = [describeError(error)];
+    if (error instanceof ProblemError && error.status === 412) text.push('. The session changed since you looked: the page now shows the current tree.');
+    else if (error instanceof ProblemError && error.code === 'top_changed') text.push('. Another change came first: the page now shows the current tree.');
+    else if (error instanceof RequestTimeoutError) text.push(' The change may still be made: if it is, the page shows it.');
     showNotice(text);
     // A 404 names a screen or presentation that is gone, or the whole session: the read says
     // which (a stream that is down cannot).
@@ -278,7 +280,7 @@ elements.start.addEventListener('click', async () => {
     const created = await createSession(DEMO_ROOT);
     writeFragment({ id: created.id, token: created.token });
   } catch (error) {
-    showNotice(`Cannot create a session: ${describeError(error)}`);
+    showNotice(['Cannot create a session: ', describeError(error)]);
   } finally {
     elements.start.disabled = false;
   }

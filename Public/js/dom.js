@@ -35,6 +35,22 @@ function append(element, children) {
   }
 }
 
+/** Replaces what `element` holds with `children`, taken as `h()` takes them. */
+export function fill(element, ...children) {
+  element.replaceChildren();
+  append(element, children);
+}
+
+/**
+ * Text a client wrote (a name, a title, a value), set inside one of the page's own sentences.
+ * It may hold bidi controls (a right-to-left override, U+202E): in a `<bdi>` they reorder only
+ * that text, not the page's words after it. An element, not isolation marks (U+2068/U+2069)
+ * around the text: those would be in what is copied, and in the sentence's textContent.
+ */
+export function isolated(text) {
+  return h('bdi', {}, String(text));
+}
+
 let counter = 0;
 /** A page-unique id for aria-labelledby and label/for pairs. */
 export function uniqueID(prefix) {

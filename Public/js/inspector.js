@@ -1,8 +1,7 @@
 // The developer's panel: the session as JSON, its events with revisions, and a form that
 // sends any operation by hand. It shows what the server said, errors included.
-import { h } from './dom.js';
+import { fill, h, isolated } from './dom.js';
 import { OPERATIONS } from './api.js';
-import { describeEvent } from './tree.js';
 
 /** What the body box holds when an operation is chosen: a working example of its shape. */
 const EXAMPLES = {
@@ -121,9 +120,10 @@ export class Inspector {
     this.showOutcome(...outcome);
   }
 
+  /** `text`: a string, or pieces for `h()` (what describeError answers). */
   showOutcome(kind, text) {
     this.outcome.dataset.kind = kind;
-    this.outcome.textContent = text;
+    fill(this.outcome, text);
   }
 
   clear() {
@@ -180,12 +180,48 @@ export class Inspector {
   }
 }
 
-/** One line for an error: status, code and the server's detail (problem+json), or what failed. */
+/**
+ * A one-line description of an event, for the log: pieces for `h()`. A state's name and a
+ * result's value are what a client sent, each isolated from the sentence; ids, styles and
+ * transitions are the server's own.
+ */
+function describeEvent(event) {
+  switch (event.type) {
+    case 'pushed':
+      return `pushed ${event.screen} on ${event.stack}`;
+    case 'popped':
+      return `popped ${(event.screens || []).join(', ')} from ${event.stack}`;
+    case 'replaced':
+      return `replaced ${(event.replaced || []).join?.(', ') ?? event.replaced} with ${event.screen}`;
+    case 'presented':
+      return `presented ${event.presentation} (${event.style}) from ${event.presentedBy}`;
+    case 'dismissed':
+      return `dismissed ${event.presentation}`;
+    case 'cancelled':
+      return `cancelled ${event.presentation}`;
+    case 'result':
+      return [`result for ${event.screen} from ${event.from}: `, isolated(JSON.stringify(event.value))];
+    case 'root-set':
+      return `root set to ${event.screen}`;
+    case 'state-set':
+      return [`${event.screen} shows `, isolated(event.state && event.state.name), ` (${event.transition})`];
+    case 'reset':
+      return `the stream fell behind: events through r${event.revision} are no longer kept, and were skipped`;
+    default:
+      return event.type;
+  }
+}
+
+/**
+ * One line for an error: status, code and the server's detail (problem+json), or what failed.
+ * Pieces for `h()`: the detail may quote what a client sent (a screen id, a `from`, an action),
+ * and the pointer names a field of its body, so each is isolated from the words around it.
+ */
 export function describeError(error) {
   if (error && error.name === 'ProblemError') {
     const extra = error.problem.revision !== undefined ? ` (current revision ${error.problem.revision})` : '';
-    const pointer = error.problem.pointer ? ` at ${error.problem.pointer}` : '';
-    return `${error.status} ${error.title} · ${error.code}: ${error.message}${pointer}${extra}${retry(error)}`;
+    const pointer = error.problem.pointer ? [' at ', isolated(error.problem.pointer)] : [];
+    return [`${error.status} ${error.title} · ${error.code}: `, isolated(error.message), ...pointer, `${extra}${retry(error)}`];
   }
   return error && error.message ? error.message : String(error);
 }

@@ -1,7 +1,7 @@
 // What each kind of screen looks like, drawn from its `params` (and its `result`, the
 // last value handed back to it). Templates only describe; every tap calls `ctx.act`,
 // which asks the server, and the page redraws from the server's answer.
-import { h, uniqueID } from './dom.js';
+import { h, isolated, uniqueID } from './dom.js';
 import { screenTitle } from './tree.js';
 
 /**
@@ -62,11 +62,15 @@ function barButton(label, onclick, { ariaLabel, kind } = {}) {
   return h('button', { type: 'button', class: ['bar-button', kind && `bar-button--${kind}`], onclick, 'aria-label': ariaLabel }, label);
 }
 
-/** The last result handed to this screen, shown the way the screen understands it. */
+/**
+ * The last result handed to this screen, shown the way the screen understands it: `describe`
+ * answers a sentence (pieces for `h()`, the value's text isolated in it), or null for the
+ * value as JSON.
+ */
 function resultBanner(ctx, describe) {
   const result = ctx.screen.result;
   if (!result) return null;
-  const description = describe(result.value) ?? `Result from ${result.from}: ${JSON.stringify(result.value)}`;
+  const description = describe(result.value) ?? [`Result from ${result.from}: `, isolated(JSON.stringify(result.value))];
   return h('p', { class: 'result-banner', role: 'status', dataset: { from: result.from, revision: result.revision } }, description);
 }
 
@@ -83,7 +87,7 @@ function inbox(ctx) {
   const banner = filtered
     ? null
     : resultBanner(ctx, (value) => {
-        if (value && value.sent) return `Sent to ${text(value.to)}: “${text(value.subject) || '(no subject)'}”`;
+        if (value && value.sent) return ['Sent to ', isolated(text(value.to)), ': “', text(value.subject) ? isolated(text(value.subject)) : '(no subject)', '”'];
         if (value && value.saved) return 'Settings saved.';
         return null;
       });
@@ -157,7 +161,7 @@ const SETTINGS = {
  */
 function message(ctx) {
   const p = params(ctx);
-  const banner = resultBanner(ctx, (value) => (value && value.action ? `Done: ${text(value.label || value.action)}.` : null));
+  const banner = resultBanner(ctx, (value) => (value && value.action ? ['Done: ', isolated(text(value.label || value.action)), '.'] : null));
   const showing = ctx.screen.state && ctx.screen.state.name === 'original' ? 'original' : 'formatted';
   const views = [
     ['formatted', 'Message'],
@@ -172,8 +176,10 @@ function message(ctx) {
   );
   const trailing = [barButton('More', () => ctx.act.present('popover', MORE, { navigation: false }), { ariaLabel: 'More actions' })];
   if (showing === 'original') {
-    const headers = [['From', p.address ? `${text(p.from)} <${text(p.address)}>` : text(p.from)], ['Date', text(p.date)], ['Subject', text(p.subject)]];
-    const source = headers.map(([name, value]) => `${name}: ${value}`).join('\n') + '\n\n' + text(p.body);
+    // Each value on its own line, isolated: a sender's text cannot turn its address around.
+    const from = p.address ? [isolated(text(p.from)), ' <', isolated(text(p.address)), '>'] : isolated(text(p.from));
+    const headers = [['From', from], ['Date', isolated(text(p.date))], ['Subject', isolated(text(p.subject))]];
+    const source = [headers.map(([name, value]) => [`${name}: `, value, '\n']), '\n', text(p.body)];
     return { trailing, body: h('div', { class: 'message', dataset: { state: 'original' } }, banner, switcher, h('pre', { class: 'message-source', 'aria-label': 'Original message' }, source)) };
   }
   return {
@@ -426,7 +432,7 @@ function keyValue(ctx) {
       'div',
       { class: 'key-value' },
       resultBanner(ctx, () => null),
-      h('p', { class: 'kind-label' }, `Screen “${ctx.screen.screen}”`),
+      h('p', { class: 'kind-label' }, 'Screen “', isolated(ctx.screen.screen), '”'),
       Object.keys(p).length ? keyValueList(p) : h('p', { class: 'empty' }, 'No parameters.'),
     ),
   };

@@ -29,31 +29,3 @@ export function findScreen(session, id) {
 export function screenTitle(screen) {
   return screen.title || screen.screen;
 }
-
-/** A one-line description of an event, for logs. */
-export function describeEvent(event) {
-  switch (event.type) {
-    case 'pushed':
-      return `pushed ${event.screen} on ${event.stack}`;
-    case 'popped':
-      return `popped ${(event.screens || []).join(', ')} from ${event.stack}`;
-    case 'replaced':
-      return `replaced ${(event.replaced || []).join?.(', ') ?? event.replaced} with ${event.screen}`;
-    case 'presented':
-      return `presented ${event.presentation} (${event.style}) from ${event.presentedBy}`;
-    case 'dismissed':
-      return `dismissed ${event.presentation}`;
-    case 'cancelled':
-      return `cancelled ${event.presentation}`;
-    case 'result':
-      return `result for ${event.screen} from ${event.from}: ${JSON.stringify(event.value)}`;
-    case 'root-set':
-      return `root set to ${event.screen}`;
-    case 'state-set':
-      return `${event.screen} shows ${event.state && event.state.name} (${event.transition})`;
-    case 'reset':
-      return `the stream fell behind: events through r${event.revision} are no longer kept, and were skipped`;
-    default:
-      return event.type;
-  }
-}
