@@ -111,14 +111,26 @@ let signalSources = stopSignals.map { number in
         api.beginShutdown()
         server.stop()
         sweep.cancel()
+        // What the stop could not write makes it an unclean one: exit 1, with the reasons on
+        // the last line, so that a supervisor and whoever stopped it see more than a clean 0.
+        var failures: [String] = []
         // Reads move idle deadlines in memory only, until the sweep writes them (up to 30 s
         // later): unwritten, the restarted server would expire a session read meanwhile early.
         do {
             try store.writeLeases()
         } catch {
             Log.error("lease_write_failed", [("reason", .string("\(error)"))])
+            failures.append("the idle deadlines reads moved were not written")
+        }
+        // After a failed fsync, what the disk holds of the last writes is unknown (README, Storage).
+        if store.journalStatistics?.writesStopped == true {
+            failures.append("durable writes had stopped after a failed flush to disk")
         }
         journal?.close()
+        guard failures.isEmpty else {
+            Log.error("stopped", [("reason", .string(failures.joined(separator: "; ")))])
+            exit(1)
+        }
         Log.info("stopped")
         exit(0)
     }
