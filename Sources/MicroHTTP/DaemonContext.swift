@@ -26,6 +26,8 @@ final class DaemonContext: Sendable {
     private let stopping = Atomic<Bool>(false)
     /// Set once the grace period is over: parked requests are closed unanswered.
     private let abandoning = Atomic<Bool>(false)
+    /// Set when the stop must not wait out the grace period (a second stop signal).
+    private let hurried = Atomic<Bool>(false)
     private let parked = Mutex<[ObjectIdentifier: Parked]>([:])
 
     init(
@@ -49,6 +51,12 @@ final class DaemonContext: Sendable {
     var requestsInFlight: Int { inFlight.load(ordering: .acquiring) }
     var isStopping: Bool { stopping.load(ordering: .acquiring) }
     var isAbandoning: Bool { abandoning.load(ordering: .acquiring) }
+    var isHurried: Bool { hurried.load(ordering: .acquiring) }
+
+    /// The stop gives requests in flight no more time: its wait ends at its next look.
+    func hurry() {
+        hurried.store(true, ordering: .releasing)
+    }
 
     /// A client that leaves mid-response is how every event stream ends, not a fault: those
     /// messages (one per vanished subscriber) are dropped; the rest are passed on.
@@ -97,6 +105,7 @@ final class DaemonContext: Sendable {
     func beginServing() {
         stopping.store(false, ordering: .releasing)
         abandoning.store(false, ordering: .releasing)
+        hurried.store(false, ordering: .releasing)
     }
 
     func beginShutdown() {

@@ -119,7 +119,7 @@ public final class HTTPServer: Sendable {
         context.beginShutdown()
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int(configuration.shutdownGraceSeconds * 1000))
-        while context.requestsInFlight > 0, clock.now < deadline {
+        while context.requestsInFlight > 0, clock.now < deadline, !context.isHurried {
             context.releaseParked()
             usleep(5_000)
         }
@@ -129,6 +129,13 @@ public final class HTTPServer: Sendable {
         MHD_stop_daemon(daemon)
         retained.release()
         tlsStrings.forEach { free($0) }
+    }
+
+    /// Ends the grace period of a `stop()` under way (or of the next one) at once: requests
+    /// still in flight are closed unanswered, as they are when the grace period runs out. For
+    /// an operator who will not wait (a second stop signal); callable from any thread.
+    public func endGracePeriod() {
+        context.hurry()
     }
 
     /// `tls` is the certificate then the key, as C strings that outlive the daemon.

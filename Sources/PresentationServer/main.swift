@@ -12,6 +12,8 @@ import Dispatch
 import MicroHTTP
 import Presentation
 import PresentationAPI
+import SessionStorage
+import Synchronization
 
 // The executable: read options, wire store, API and HTTP server, stop cleanly on signals.
 
@@ -102,41 +104,74 @@ if let limit = options.maxMemoryBytes, let resident = ProcessMemory.residentByte
 // The handler is @Sendable, so not bound to the main actor as top-level code is, and works
 // on what its capture list took, not on the main actor's globals.
 let signalQueue = DispatchQueue(label: "signals")
+// The stop runs on a queue of its own, so that the signal queue stays free for a second stop
+// signal: an operator who will not wait out the grace period (Ctrl-C twice, a second `docker
+// stop`) ends it at once. It was taken by nobody while the first stop held the signal queue.
+let stopQueue = DispatchQueue(label: "stop")
+let stopBegun = StopLatch()
 // SIGHUP too: a terminal closed under `make run` sends it, and its default action lost the
 // access log's waiting batch and the journal's clean close. There is nothing to reload.
 let signalSources = stopSignals.map { number in
     let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
-    source.setEventHandler { @Sendable [api, server, sweep, store, journal] in
+    source.setEventHandler { @Sendable [api, server, sweep, store, journal, stopBegun] in
+        guard stopBegun.begin() else {
+            // Requests in flight are closed unanswered; the journal still finishes every write
+            // it was handed, so nothing answered 2xx is lost.
+            Log.warning("stopping_now", [("signal", .int(Int(number)))])
+            server.endGracePeriod()
+            return
+        }
         Log.info("stopping", [("signal", .int(Int(number)))])
-        api.beginShutdown()
-        server.stop()
-        sweep.cancel()
-        // What the stop could not write makes it an unclean one: exit 1, with the reasons on
-        // the last line, so that a supervisor and whoever stopped it see more than a clean 0.
-        var failures: [String] = []
-        // Reads move idle deadlines in memory only, until the sweep writes them (up to 30 s
-        // later): unwritten, the restarted server would expire a session read meanwhile early.
-        do {
-            try store.writeLeases()
-        } catch {
-            Log.error("lease_write_failed", [("reason", .string("\(error)"))])
-            failures.append("the idle deadlines reads moved were not written")
+        stopQueue.async { @Sendable [api, server, sweep, store, journal] in
+            stopAndExit(api, server, sweep, store, journal)
         }
-        // After a failed fsync, what the disk holds of the last writes is unknown (README, Storage).
-        if store.journalStatistics?.writesStopped == true {
-            failures.append("durable writes had stopped after a failed flush to disk")
-        }
-        journal?.close()
-        guard failures.isEmpty else {
-            Log.error("stopped", [("reason", .string(failures.joined(separator: "; ")))])
-            exit(1)
-        }
-        Log.info("stopped")
-        exit(0)
     }
     source.resume()
     return source
 }
+
 // Nothing signals this: the handler ends the process.
 let forever = DispatchSemaphore(value: 0)
 withExtendedLifetime(signalSources) { forever.wait() }
+
+/// A clean stop, then the process's end: 0, or 1 when what it held could not be written.
+func stopAndExit(
+    _ api: PresentationAPI, _ server: HTTPServer, _ sweep: SweepTimer, _ store: InMemorySessionStore,
+    _ journal: SQLiteJournal?
+) -> Never {
+    api.beginShutdown()
+    server.stop()
+    sweep.cancel()
+    // What the stop could not write makes it an unclean one: exit 1, with the reasons on
+    // the last line, so that a supervisor and whoever stopped it see more than a clean 0.
+    var failures: [String] = []
+    // Reads move idle deadlines in memory only, until the sweep writes them (up to 30 s
+    // later): unwritten, the restarted server would expire a session read meanwhile early.
+    do {
+        try store.writeLeases()
+    } catch {
+        Log.error("lease_write_failed", [("reason", .string("\(error)"))])
+        failures.append("the idle deadlines reads moved were not written")
+    }
+    // After a failed fsync, what the disk holds of the last writes is unknown (README, Storage).
+    if store.journalStatistics?.writesStopped == true {
+        failures.append("durable writes had stopped after a failed flush to disk")
+    }
+    journal?.close()
+    guard failures.isEmpty else {
+        Log.error("stopped", [("reason", .string(failures.joined(separator: "; ")))])
+        exit(1)
+    }
+    Log.info("stopped")
+    exit(0)
+}
+
+/// True for the first caller of `begin` only: the first stop signal starts the stop, the next
+/// ones hurry it.
+final class StopLatch: Sendable {
+    private let begun = Atomic<Bool>(false)
+
+    func begin() -> Bool {
+        !begun.exchange(true, ordering: .acquiringAndReleasing)
+    }
+}

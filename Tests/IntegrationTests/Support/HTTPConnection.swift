@@ -23,10 +23,14 @@ final class HTTPConnection {
 
     /// `source` is the loopback address to connect from (127.0.0.1 unless given), so a
     /// test can be two clients at two addresses for the per-address connection limit.
-    init(port: UInt16, timeout: Duration = HTTPConnection.defaultTimeout, source: UInt32? = nil) throws(ClientError) {
+    /// `receiveBuffer` sets `SO_RCVBUF` before connecting: a client that stops reading then
+    /// leaves the server's writes stuck after a few KiB rather than megabytes.
+    init(
+        port: UInt16, timeout: Duration = HTTPConnection.defaultTimeout, source: UInt32? = nil, receiveBuffer: Int32? = nil
+    ) throws(ClientError) {
         self.port = port
         self.timeout = timeout
-        descriptor = try openLoopbackSocket(port: port, timeout: timeout, source: source)
+        descriptor = try openLoopbackSocket(port: port, timeout: timeout, source: source, receiveBuffer: receiveBuffer)
     }
 
     deinit {
@@ -219,13 +223,18 @@ final class HTTPConnection {
 
 // The C calls live at file scope, where `close`, `send` and `recv` are not shadowed by methods.
 
-private func openLoopbackSocket(port: UInt16, timeout: Duration, source: UInt32?) throws(ClientError) -> Int32 {
+private func openLoopbackSocket(port: UInt16, timeout: Duration, source: UInt32?, receiveBuffer: Int32?) throws(ClientError)
+    -> Int32
+{
     #if canImport(Glibc)
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     #else
         let descriptor = socket(AF_INET, SOCK_STREAM, 0)
     #endif
     guard descriptor >= 0 else { throw .cannotConnect(errno: errno) }
+    if var receiveBuffer {
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &receiveBuffer, socklen_t(MemoryLayout<Int32>.size))
+    }
     if let source {
         guard withLoopbackAddress(source, port: 0, { bind(descriptor, $0, $1) }) == 0 else {
             let code = errno
