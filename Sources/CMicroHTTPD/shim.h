@@ -14,12 +14,13 @@
 /// first: it starts with the logger, which libmicrohttpd wants before any other option.
 static inline struct MHD_Daemon *
 CMicroHTTPD_start_daemon(unsigned int flags,
+                         uint16_t port,
                          MHD_AcceptPolicyCallback accept,
                          MHD_AccessHandlerCallback handler,
                          void *context,
                          MHD_RequestCompletedCallback completed,
                          struct MHD_OptionItem *options) {
-    return MHD_start_daemon(flags, 0, accept, context, handler, context,
+    return MHD_start_daemon(flags, port, accept, context, handler, context,
                             MHD_OPTION_ARRAY, options,
                             MHD_OPTION_NOTIFY_COMPLETED, completed, context,
                             MHD_OPTION_END);

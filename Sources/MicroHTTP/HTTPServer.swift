@@ -82,8 +82,12 @@ public final class HTTPServer: Sendable {
             let daemon = address.withSockaddr { sockaddr in
                 var options = Self.options(for: configuration, address: sockaddr, tls: tlsStrings, context: retained)
                 return options.withUnsafeMutableBufferPointer { items in
+                    // The address goes in an option (SOCK_ADDR), which is what libmicrohttpd binds;
+                    // the port it is handed only names the port in its messages. Given 0 there,
+                    // a busy port was logged as "Failed to bind to port 0".
                     CMicroHTTPD_start_daemon(
-                        flags, acceptConnection, handleAccess, retained.toOpaque(), handleCompleted, items.baseAddress)
+                        flags, configuration.port, acceptConnection, handleAccess, retained.toOpaque(), handleCompleted,
+                        items.baseAddress)
                 }
             }
             guard let daemon else {
