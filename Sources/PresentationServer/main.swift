@@ -26,7 +26,9 @@ import Synchronization
 // Ignored here too, not when the sources are made: setting SIG_IGN discards a signal already
 // pending (POSIX), and `docker stop` during a long restore was lost, the server serving on
 // until the runtime's SIGKILL. Blocked, a signal is kept pending, ignored or not.
-let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
+// SIGQUIT (Ctrl-\ at a terminal) too: its default action dumped core and lost the access
+// log's waiting batch and the idle deadlines the stop writes; whoever sends it wants an end.
+let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 var blockedSignals = sigset_t()
 sigemptyset(&blockedSignals)
 for number in stopSignals { sigaddset(&blockedSignals, number) }

@@ -304,7 +304,9 @@ struct ExecutableTests {
         #expect(clients == ["::1", "::1"])
     }
 
-    @Test("SIGHUP and SIGINT stop it as SIGTERM does: exit 0, the waiting access log written, then stopped", arguments: [SIGHUP, SIGINT])
+    @Test(
+        "SIGHUP, SIGINT and SIGQUIT stop it as SIGTERM does: exit 0, the waiting access log written, then stopped",
+        arguments: [SIGHUP, SIGINT, SIGQUIT])
     func otherStopSignals(signal: Int32) throws {
         let server = try ServerProcess.start(arguments: ["--port", "0", "--access-log-flush-ms", "10000"])
         let port = try server.port()

@@ -13,7 +13,7 @@ struct SignalMaskTests {
     }
 
     @Test(
-        "Every thread of a running server blocks SIGINT, SIGTERM and SIGHUP, and SIGTERM still stops it with 0",
+        "Every thread of a running server blocks SIGINT, SIGTERM, SIGHUP and SIGQUIT, and SIGTERM still stops it with 0",
         arguments: [["--storage", "memory"], ["--storage", "sqlite"]])
     func everyThreadBlocksStopSignals(storage: [String]) throws {
         let directory = NSTemporaryDirectory() + "presentation-data-\(UUID().uuidString)"
@@ -30,7 +30,7 @@ struct SignalMaskTests {
         let tasks = "/proc/\(server.process.processIdentifier)/task"
         let threads = try FileManager.default.contentsOfDirectory(atPath: tasks)
         #expect(threads.count > 1)
-        let stopMask: UInt64 = [SIGINT, SIGTERM, SIGHUP].reduce(0) { $0 | 1 << UInt64($1 - 1) }
+        let stopMask: UInt64 = [SIGINT, SIGTERM, SIGHUP, SIGQUIT].reduce(0) { $0 | 1 << UInt64($1 - 1) }
         for thread in threads {
             let name = (try? String(contentsOfFile: "\(tasks)/\(thread)/comm", encoding: .utf8)) ?? "?"
             let blocked = try Self.blocked(task: "\(tasks)/\(thread)")
