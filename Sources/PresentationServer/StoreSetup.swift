@@ -82,7 +82,7 @@ enum StoreSetup {
                 }
                 try store.writeLeases()
             } catch {
-                Log.error("sweep_failed", [("reason", .string("\(error)"))])
+                Log.error("sweep_failed", [("reason", .string(failureReason(error)))])
             }
         }
         timer.resume()

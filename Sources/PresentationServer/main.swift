@@ -152,7 +152,7 @@ func stopAndExit(
     do {
         try store.writeLeases()
     } catch {
-        Log.error("lease_write_failed", [("reason", .string("\(error)"))])
+        Log.error("lease_write_failed", [("reason", .string(failureReason(error)))])
         failures.append("the idle deadlines reads moved were not written")
     }
     // After a failed fsync, what the disk holds of the last writes is unknown (README, Storage).

@@ -45,6 +45,9 @@ struct StopWriteFailureTests {
 
         #expect(try server.terminate() == 1, "a stop that lost the idle deadlines it held exited as a clean one")
         #expect(server.process.terminationReason == .exit)
+        // The reason is the storage's own message, not the Swift value that carried it.
+        let failed = try #require(server.logLines().first { $0["event"] as? String == "lease_write_failed" })
+        #expect(failed["reason"] as? String == "database is locked", "\(failed)")
         let last = try #require(server.logLines().last)
         #expect(last["event"] as? String == "stopped")
         #expect(last["level"] as? String == "error", "\(last)")
