@@ -72,7 +72,8 @@ enum StoreSetup {
     /// that reads moved. A lookup already treats an expired session as gone, so the interval only
     /// bounds how long an expired session takes room.
     static func startSweep(_ store: InMemorySessionStore, every interval: Double) -> SweepTimer {
-        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "session-sweep"))
+        let queue = DispatchQueue(label: "session-sweep")
+        let timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
         timer.setEventHandler {
             do {
@@ -86,7 +87,7 @@ enum StoreSetup {
             }
         }
         timer.resume()
-        return SweepTimer(timer)
+        return SweepTimer(timer, on: queue)
     }
 
     /// A quarter of the default time-to-live, between 1 and 30 seconds.
@@ -95,17 +96,23 @@ enum StoreSetup {
     }
 }
 
-/// The sweep's timer, to be cancelled from the signal handler's queue. libdispatch's sources
-/// may be cancelled from any thread, but Dispatch does not mark them `Sendable`: the timer is
-/// held here, where nothing but `cancel` reaches it.
+/// The sweep's timer, to be cancelled by the stop. libdispatch's sources may be cancelled from
+/// any thread, but Dispatch does not mark them `Sendable`: the timer is held here, where
+/// nothing but `cancel` reaches it.
 final class SweepTimer: Sendable {
     nonisolated(unsafe) private let timer: any DispatchSourceTimer
+    private let queue: DispatchQueue
 
-    init(_ timer: any DispatchSourceTimer) {
+    init(_ timer: any DispatchSourceTimer, on queue: DispatchQueue) {
         self.timer = timer
+        self.queue = queue
     }
 
+    /// No sweep starts after this, and one under way has finished when it returns: the stop
+    /// then writes the leases and closes the journal alone, not beside a sweep that removes
+    /// sessions and writes leases of its own into a journal being closed.
     func cancel() {
         timer.cancel()
+        queue.sync {}
     }
 }
