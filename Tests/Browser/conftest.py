@@ -60,6 +60,9 @@ def pytest_terminal_summary(terminalreporter):
     """Says where the screenshots are, whatever the verbosity (print output is captured)."""
     if os.path.isdir(SCREENSHOTS) and os.listdir(SCREENSHOTS):
         terminalreporter.write_line(f'screenshots of each presentation style: {SCREENSHOTS}')
+    report = os.path.join(os.path.dirname(SCREENSHOTS), 'accessibility.txt')
+    if os.path.exists(report):
+        terminalreporter.write_line(f'axe\'s moderate and minor findings (not failures): {report}')
 
 
 def make_driver(reduced_motion=True):

@@ -1,0 +1,173 @@
+"""Accessibility. axe-core over the page in each of its main states, each reached through the
+real server and the page as a person would reach it: no serious or critical violation
+anywhere (moderate and minor ones are listed in test-artifacts/accessibility.txt). Then what
+axe cannot see: what a screen reader is told, what the live region says, where the keyboard's
+focus goes."""
+
+import os
+
+import pytest
+from selenium.webdriver.common.by import By
+
+import axe
+from conftest import SCREENSHOTS
+from harness import Proxy
+from pages import click_text, css, wait_for, wait_for_live, wait_until_shows
+from test_demo_flow import session_from_url
+from test_errors import outcome, send
+
+REPORT = os.path.join(os.path.dirname(SCREENSHOTS), 'accessibility.txt')
+
+
+@pytest.fixture(scope='module', autouse=True)
+def fresh_report():
+    """The report lists this run's findings, not an earlier run's too."""
+    if os.path.exists(REPORT):
+        os.remove(REPORT)
+
+
+def start_demo(driver, base_url, api, query=''):
+    """The page with no session, then Start the messages demo: the inbox, live. `query`: the
+    page's own settings, such as `stream-idle=1`."""
+    driver.get(f'{base_url}/{"?" + query if query else ""}')
+    wait_for(driver, lambda d: 'No session open' in css(d, '#device-layers').text)
+    css(driver, '#start-demo').click()
+    wait_for(driver, lambda d: '#session=' in d.current_url)
+    session = session_from_url(driver)
+    wait_for_live(driver)
+    wait_until_shows(driver, api, session)
+    return session
+
+
+def tap(driver, api, session, selector_or_text, revision):
+    """A tap on the device (a CSS selector, or a button's text in the top layer), then the
+    page at rest on the server's new tree."""
+    if selector_or_text.startswith(('.', '[', '#')):
+        css(driver, selector_or_text).click()
+    else:
+        click_text(driver, selector_or_text)
+    return wait_until_shows(driver, api, session, revision=revision)
+
+
+def no_session(driver, base_url, api):
+    driver.get(base_url + '/')
+    wait_for(driver, lambda d: 'No session open' in css(d, '#device-layers').text)
+
+
+def inbox(driver, base_url, api):
+    start_demo(driver, base_url, api)
+
+
+def message(driver, base_url, api):
+    session = start_demo(driver, base_url, api)
+    tap(driver, api, session, '[data-message="m1"]', 2)
+
+
+def sheet(driver, base_url, api):
+    session = start_demo(driver, base_url, api)
+    tap(driver, api, session, 'Compose', 2)
+    assert css(driver, '.is-top').get_attribute('data-style') == 'sheet'
+
+
+def full_screen(driver, base_url, api):
+    session = start_demo(driver, base_url, api)
+    tap(driver, api, session, '[data-message="m1"]', 2)
+    tap(driver, api, session, '.is-top .attachment', 3)
+    assert css(driver, '.is-top').get_attribute('data-style') == 'fullScreen'
+
+
+def popover(driver, base_url, api):
+    session = start_demo(driver, base_url, api)
+    tap(driver, api, session, '[data-message="m1"]', 2)
+    tap(driver, api, session, '.is-top [aria-label="More actions"]', 3)
+    assert css(driver, '.is-top').get_attribute('data-style') == 'popover'
+
+
+def alert_with_a_field(driver, base_url, api):
+    """The inspector's alert preset (a text field, Save and Cancel), sent from the page."""
+    session = start_demo(driver, base_url, api)
+    css(driver, '[data-preset="alert"]').click()
+    css(driver, '#operation-form button[type="submit"]').click()
+    wait_until_shows(driver, api, session, revision=2)
+    assert css(driver, '.is-top').get_attribute('data-style') == 'alert'
+    assert css(driver, '.is-top input').is_displayed()
+
+
+def discard_alert(driver, base_url, api):
+    """The demo's own alert: Cancel on a draft asks "Discard draft?" (a destructive action)."""
+    session = start_demo(driver, base_url, api)
+    tap(driver, api, session, 'Compose', 2)
+    css(driver, '.is-top input[name="subject"]').send_keys('Draft')
+    tap(driver, api, session, 'Cancel', 3)
+    assert css(driver, '.is-top').get_attribute('data-style') == 'alert'
+    assert css(driver, '.is-top .alert-action--destructive').is_displayed()
+
+
+def form(driver, base_url, api):
+    session = start_demo(driver, base_url, api)
+    tap(driver, api, session, 'Settings', 2)
+    assert css(driver, '.is-top .screen').get_attribute('data-kind') == 'form'
+
+
+def refusal(driver, base_url, api):
+    """A pop of the root sent from the inspector: 409, shown in the notice and the outcome."""
+    start_demo(driver, base_url, api)
+    send(driver, 'pop', '{}')
+    assert outcome(driver, 'error').startswith('409')
+    assert css(driver, '#notice').is_displayed()
+
+
+STATES = {
+    'no session': no_session,
+    'demo inbox': inbox,
+    'pushed message': message,
+    'sheet': sheet,
+    'full-screen cover': full_screen,
+    'popover': popover,
+    'alert with a text field': alert_with_a_field,
+    'discard-draft alert': discard_alert,
+    'form screen': form,
+    'refusal in the inspector': refusal,
+}
+
+
+def check(driver, state):
+    violations = axe.run(driver)
+    others = [violation for violation in violations if violation not in axe.failing(violations)]
+    if others:
+        os.makedirs(os.path.dirname(REPORT), exist_ok=True)
+        with open(REPORT, 'a', encoding='utf-8') as report:
+            report.write(f'## {state}\n{axe.describe(others)}\n')
+    serious = axe.failing(violations)
+    assert serious == [], f'axe in state "{state}":\n{axe.describe(serious)}'
+
+
+@pytest.mark.parametrize('state', STATES)
+def test_axe_finds_nothing_serious(browser, server, api, state):
+    STATES[state](browser, server.url, api)
+    check(browser, state)
+
+
+def test_axe_finds_nothing_serious_offline(browser, server, api):
+    """The demo behind a proxy that is then cut: the page says Offline and keeps retrying."""
+    proxy = Proxy(server.port)
+    try:
+        start_demo(browser, proxy.url, api)
+        proxy.cut()
+        wait_for(browser, lambda d: css(d, 'body').get_attribute('data-connection') in ('reconnecting', 'offline'),
+                 message='the page did not notice the drop')
+        assert css(browser, '.status-offline').is_displayed()
+        check(browser, 'offline')
+    finally:
+        proxy.close()
+
+
+def test_axe_is_injected_and_runs_within_the_page_policy(browser, server):
+    """The script comes in through WebDriver, not the page: the page's strict policy still
+    holds (the fixture fails the test on any violation it reports) and axe still runs."""
+    browser.get(server.url + '/')
+    assert 'script-src \'self\'' in browser.execute_script(
+        'return fetch("/").then((r) => r.headers.get("content-security-policy"))')
+    axe.run(browser)
+    assert browser.execute_script('return axe.version') == '4.4.3'
+    assert browser.execute_script('return window.__cspViolations') == []
