@@ -12,7 +12,7 @@ from selenium.webdriver.common.by import By
 import axe
 from conftest import SCREENSHOTS
 from harness import Proxy
-from pages import click_text, css, wait_for, wait_for_live, wait_until_shows
+from pages import click_text, css, open_session, wait_for, wait_for_live, wait_until_shows
 from test_demo_flow import session_from_url
 from test_errors import outcome, send
 
@@ -171,3 +171,31 @@ def test_axe_is_injected_and_runs_within_the_page_policy(browser, server):
     axe.run(browser)
     assert browser.execute_script('return axe.version') == '4.4.3'
     assert browser.execute_script('return window.__cspViolations') == []
+
+
+# --- What a screen reader is told -------------------------------------------------------
+
+def accessible_names(driver, selector):
+    """Chromium's computed accessible name of each element `selector` matches (what a screen
+    reader reads for it), from its accessibility tree."""
+    document = driver.execute_cdp_cmd('DOM.getDocument', {'depth': 0})
+    ids = driver.execute_cdp_cmd('DOM.querySelectorAll', {'nodeId': document['root']['nodeId'], 'selector': selector})['nodeIds']
+    names = []
+    for node_id in ids:
+        node = driver.execute_cdp_cmd('Accessibility.getPartialAXTree', {'nodeId': node_id, 'fetchRelatives': False})['nodes'][0]
+        names.append(node.get('name', {}).get('value', ''))
+    return names
+
+
+def test_an_unread_message_is_named_unread_not_only_drawn_with_a_dot(browser, server, api):
+    session = api.create({'screen': 'inbox', 'title': 'Inbox', 'params': {'messages': [
+        {'id': 'new', 'from': 'Ada', 'subject': 'Fresh', 'unread': True},
+        {'id': 'old', 'from': 'Grace', 'subject': 'Seen'}]}})
+    open_session(browser, server.url, session)
+    new, old = accessible_names(browser, '.message-row')
+    assert new.startswith('Unread') and 'Ada' in new and 'Fresh' in new, new
+    assert 'Unread' not in old and 'Grace' in old, old
+    # The eye still reads the dot: the word is for the screen reader only, clipped to nothing.
+    word = css(browser, '[data-message="new"] .visually-hidden')
+    assert word.get_attribute('textContent').startswith('Unread') and word.size['width'] <= 1
+
