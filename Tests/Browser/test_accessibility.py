@@ -199,3 +199,13 @@ def test_an_unread_message_is_named_unread_not_only_drawn_with_a_dot(browser, se
     word = css(browser, '[data-message="new"] .visually-hidden')
     assert word.get_attribute('textContent').startswith('Unread') and word.size['width'] <= 1
 
+
+def test_a_chosen_option_is_pressed_and_its_tick_is_not_read_as_part_of_its_name(browser, server, api):
+    session = start_demo(browser, server.url, api)
+    tap(browser, api, session, 'Show: All', 2)
+    buttons = browser.find_elements(By.CSS_SELECTOR, '.is-top .choice')
+    assert [button.get_attribute('aria-pressed') for button in buttons] == ['true', 'false', 'false']
+    assert accessible_names(browser, '.is-top .choice') == ['All', 'Unread', 'With attachments']
+    # The tick is still drawn.
+    tick = browser.execute_script('return getComputedStyle(arguments[0], "::after").content', buttons[0])
+    assert '✓' in tick
