@@ -96,6 +96,9 @@ const CONNECTION_TEXT = {
 };
 
 function setConnection(state) {
+  // #connection is a live region: the stream's every failed retry while offline reports
+  // "reconnecting" again, and rewriting the same words would have them read out each time.
+  if (elements.connection.dataset.state === state) return;
   elements.connection.dataset.state = state;
   elements.connection.textContent = CONNECTION_TEXT[state];
   document.body.dataset.connection = state;

@@ -209,3 +209,52 @@ def test_a_chosen_option_is_pressed_and_its_tick_is_not_read_as_part_of_its_name
     # The tick is still drawn.
     tick = browser.execute_script('return getComputedStyle(arguments[0], "::after").content', buttons[0])
     assert '✓' in tick
+
+
+# --- The connection's live region ---------------------------------------------------------
+
+def watch_connection_region(driver):
+    """Records each text #connection (a polite live region) is given from now on: each one is
+    read out by a screen reader, even the same words again."""
+    driver.execute_script('''
+        window.__said = [];
+        const region = document.querySelector('#connection');
+        new MutationObserver(() => window.__said.push(region.textContent))
+          .observe(region, {childList: true, characterData: true, subtree: true});''')
+
+
+def test_the_connection_status_says_nothing_while_the_stream_is_quietly_live(browser, server, api):
+    """The check of a silent stream (here every second, instead of 25 s) is not news."""
+    start_demo(browser, server.url, api, query='stream-idle=1')
+    watch_connection_region(browser)
+    checks = 'return performance.getEntriesByType("resource").filter((e) => /\\/events\\?after=/.test(e.name)).length'
+    wait_for(browser, lambda d: d.execute_script(checks) >= 3, timeout=10, message='the silent stream was not checked')
+    assert browser.execute_script('return window.__said') == []
+    assert css(browser, '#connection').text == 'Live'
+
+
+def test_the_connection_status_is_said_once_per_change_not_at_every_retry(browser, server, api):
+    """While the network is down the browser retries the stream every 2 s (the server's
+    `retry:`), and each failed retry reports "reconnecting" to the page: it must not be
+    written into the live region again each time."""
+    proxy = Proxy(server.port)
+    # Counts the page's event streams' errors: one per failed attempt to connect.
+    browser.execute_cdp_cmd('Page.addScriptToEvaluateOnNewDocument', {'source': (
+        'window.__streamErrors = 0;'
+        'window.EventSource = class extends EventSource {'
+        '  constructor(...args) { super(...args); this.addEventListener("error", () => { window.__streamErrors += 1; }); }'
+        '};'
+    )})
+    try:
+        start_demo(browser, proxy.url, api)
+        watch_connection_region(browser)
+        proxy.cut()
+        # The drop, then two retries that fail too.
+        wait_for(browser, lambda d: d.execute_script('return window.__streamErrors') >= 3, timeout=15,
+                 message='the page did not retry the stream')
+        assert browser.execute_script('return window.__said') == ['Offline · reconnecting…']
+        proxy.resume()
+        wait_for_live(browser, timeout=15)
+        assert browser.execute_script('return window.__said') == ['Offline · reconnecting…', 'Live']
+    finally:
+        proxy.close()
