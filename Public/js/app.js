@@ -278,14 +278,18 @@ async function perform(operation, body, { ifMatch, rethrow = false } = {}) {
 // --- Controls -------------------------------------------------------------------------------
 
 elements.start.addEventListener('click', async () => {
-  elements.start.disabled = true;
+  // One session per press. aria-disabled rather than `disabled`: a button disabled while it
+  // has focus drops it to the page's body, and a keyboard or screen reader user who pressed
+  // Start would find themselves nowhere.
+  if (elements.start.getAttribute('aria-disabled') === 'true') return;
+  elements.start.setAttribute('aria-disabled', 'true');
   try {
     const created = await createSession(DEMO_ROOT);
     writeFragment({ id: created.id, token: created.token });
   } catch (error) {
     showNotice(['Cannot create a session: ', describeError(error)]);
   } finally {
-    elements.start.disabled = false;
+    elements.start.removeAttribute('aria-disabled');
   }
 });
 

@@ -8,6 +8,7 @@ import os
 
 import pytest
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 
 import axe
 from conftest import SCREENSHOTS
@@ -258,3 +259,30 @@ def test_the_connection_status_is_said_once_per_change_not_at_every_retry(browse
         assert browser.execute_script('return window.__said') == ['Offline · reconnecting…', 'Live']
     finally:
         proxy.close()
+
+
+# --- The keyboard ---------------------------------------------------------------------------
+
+def test_start_pressed_from_the_keyboard_keeps_the_focus(browser, server, api):
+    """The Start button is unusable while its session is being made, but keeps the focus the
+    person gave it: a button that disables itself drops the focus to the page's body."""
+    browser.get(server.url + '/')
+    start = css(browser, '#start-demo')
+    # Its request is held up, so the button stays busy while the focus is checked.
+    browser.execute_cdp_cmd('Network.enable', {})
+    browser.execute_cdp_cmd('Network.setBlockedURLs', {'urls': ['*/v1/sessions']})
+    try:
+        browser.execute_script('arguments[0].focus()', start)
+        browser.switch_to.active_element.send_keys(Keys.ENTER)
+        wait_for(browser, lambda d: css(d, '#notice').is_displayed(), message='the blocked start was not reported')
+        assert browser.switch_to.active_element == start
+    finally:
+        browser.execute_cdp_cmd('Network.setBlockedURLs', {'urls': []})
+    # Pressed again, it works: the demo opens, and the focus is still on Start.
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    wait_for(browser, lambda d: '#session=' in d.current_url)
+    session = session_from_url(browser)
+    wait_for_live(browser)
+    wait_until_shows(browser, api, session)
+    assert browser.switch_to.active_element == start
+
