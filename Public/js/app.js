@@ -299,7 +299,11 @@ elements.openForm.addEventListener('submit', (event) => {
   const token = elements.openForm.elements.token.value.trim();
   if (!id || !token) return;
   elements.openForm.reset();
-  elements.openForm.closest('details').open = false;
+  const disclosure = elements.openForm.closest('details');
+  disclosure.open = false;
+  // The field that had the focus is hidden with the form, which drops it to the page's body:
+  // it goes back to the summary that opened the form.
+  disclosure.querySelector('summary').focus();
   // The URL names this session already (one that could not be opened, the network down):
   // writing it again changes nothing, no hashchange comes, and the Open did nothing.
   const shown = readFragment();

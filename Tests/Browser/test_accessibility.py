@@ -16,6 +16,7 @@ from harness import Proxy
 from pages import click_text, css, open_session, wait_for, wait_for_live, wait_until_shows
 from test_demo_flow import session_from_url
 from test_errors import outcome, send
+from test_live import INBOX
 
 REPORT = os.path.join(os.path.dirname(SCREENSHOTS), 'accessibility.txt')
 
@@ -286,3 +287,18 @@ def test_start_pressed_from_the_keyboard_keeps_the_focus(browser, server, api):
     wait_until_shows(browser, api, session)
     assert browser.switch_to.active_element == start
 
+
+def test_opening_a_session_from_the_keyboard_leaves_the_focus_on_open_a_session(browser, server, api):
+    session = api.create(INBOX)
+    browser.get(server.url + '/')
+    summary = css(browser, '.open-session summary')
+    browser.execute_script('arguments[0].focus()', summary)
+    browser.switch_to.active_element.send_keys(Keys.ENTER)
+    assert css(browser, '#open-id').is_displayed()
+    browser.switch_to.active_element.send_keys(Keys.TAB)
+    assert browser.switch_to.active_element == css(browser, '#open-id')
+    browser.switch_to.active_element.send_keys(session['id'], Keys.TAB, session['token'], Keys.ENTER)
+    wait_for_live(browser)
+    wait_until_shows(browser, api, session)
+    assert not css(browser, '#open-id').is_displayed()
+    assert browser.switch_to.active_element == summary, 'the focus fell to the page\'s body with the closed form'
