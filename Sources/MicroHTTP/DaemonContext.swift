@@ -23,6 +23,8 @@ final class DaemonContext: Sendable {
     /// Where libmicrohttpd's own messages go; nil writes them to stderr.
     let libraryLog: (@Sendable (LibraryMessage) -> Void)?
     private let inFlight = Atomic<Int>(0)
+    /// Of those in flight, the ones answered with an `HTTPStream` (`streamStarted`).
+    private let streamsInFlight = Atomic<Int>(0)
     private let stopping = Atomic<Bool>(false)
     /// Set once the grace period is over: parked requests are closed unanswered.
     private let abandoning = Atomic<Bool>(false)
@@ -49,6 +51,7 @@ final class DaemonContext: Sendable {
     }
 
     var requestsInFlight: Int { inFlight.load(ordering: .acquiring) }
+    var streamedRequestsInFlight: Int { streamsInFlight.load(ordering: .acquiring) }
     var isStopping: Bool { stopping.load(ordering: .acquiring) }
     var isAbandoning: Bool { abandoning.load(ordering: .acquiring) }
     var isHurried: Bool { hurried.load(ordering: .acquiring) }
@@ -83,7 +86,20 @@ final class DaemonContext: Sendable {
 
     func requestEnded(_ request: RequestContext) {
         guard request.countedInFlight else { return }
+        // The stream first: `HTTPServer.stop` reads the two apart, and a request counted in
+        // neither reads as one less, never as one more, that is not a stream.
+        if request.countedAsStream { streamsInFlight.subtract(1, ordering: .releasing) }
         inFlight.subtract(1, ordering: .releasing)
+    }
+
+    /// The request in flight is answered with an `HTTPStream`. A stop ends every stream
+    /// (`releaseParked`), and a stream's subscriber is one that reconnects and resumes: what
+    /// is left of it is its end, which a client that reads nothing never takes. So a stop waits
+    /// for these only a moment (`HTTPServer.streamEndMoment`), not its whole grace period.
+    func streamStarted(_ request: RequestContext) {
+        guard request.countedInFlight, !request.countedAsStream else { return }
+        request.countedAsStream = true
+        streamsInFlight.add(1, ordering: .relaxed)
     }
 
     func park(_ item: Parked) -> ObjectIdentifier {
@@ -159,6 +175,8 @@ final class RequestContext {
     @exclusivity(unchecked) var bodyTooLarge = false
     /// Counted in `DaemonContext.requestsInFlight` (`requestStarted`).
     @exclusivity(unchecked) var countedInFlight = false
+    /// Counted in `DaemonContext.streamedRequestsInFlight` too (`streamStarted`).
+    @exclusivity(unchecked) var countedAsStream = false
     @exclusivity(unchecked) var deferred: HTTPDeferredResponse?
     @exclusivity(unchecked) var parkedKey: ObjectIdentifier?
 

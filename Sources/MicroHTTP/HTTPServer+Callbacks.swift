@@ -327,6 +327,7 @@ private func makeResponse(
         // key is about to be replaced, and handleCompleted unparks only the key it finds.
         if let key = request.parkedKey { daemon.unpark(key) }
         request.parkedKey = daemon.park(.stream(stream))
+        daemon.streamStarted(request)
         // Released by freeStream (or right here if libmicrohttpd cannot make the response).
         let retained = Unmanaged.passRetained(stream)
         // The block size is a buffer libmicrohttpd callocs with every such response, used only

@@ -105,9 +105,9 @@ public final class HTTPServer: Sendable {
     }
 
     /// Stops gracefully: no new connections, parked requests released, requests in
-    /// flight given `shutdownGraceSeconds` to finish, then every connection closed. A request
-    /// whose body is still arriving is not in flight (`DaemonContext.requestStarted`): it is
-    /// closed unanswered, not waited for.
+    /// flight given `shutdownGraceSeconds` to finish (ended streams `streamEndMoment`),
+    /// then every connection closed. A request whose body is still arriving is not in flight
+    /// (`DaemonContext.requestStarted`): it is closed unanswered, not waited for.
     public func stop() {
         let taken = state.withLock { state -> (OpaquePointer, Unmanaged<DaemonContext>, [UnsafeMutablePointer<CChar>])? in
             guard let daemon = state.daemon, let retained = state.retainedContext else { return nil }
@@ -123,7 +123,14 @@ public final class HTTPServer: Sendable {
         context.beginShutdown()
         let clock = ContinuousClock()
         let deadline = clock.now + .milliseconds(Int(configuration.shutdownGraceSeconds * 1000))
-        while context.requestsInFlight > 0, clock.now < deadline, !context.isHurried {
+        // Ended streams get a moment to deliver their end, not the grace period: one whose
+        // client reads nothing (its buffers full) held every stop for the whole 10 s, as long
+        // as Docker waits before its SIGKILL, which then lost the stop's last writes.
+        let streamsDeadline = min(deadline, clock.now + Self.streamEndMoment)
+        while clock.now < deadline, !context.isHurried {
+            let streams = context.streamedRequestsInFlight
+            let others = context.requestsInFlight - streams
+            if others <= 0, streams == 0 || clock.now >= streamsDeadline { break }
             context.releaseParked()
             usleep(5_000)
         }
@@ -134,6 +141,10 @@ public final class HTTPServer: Sendable {
         retained.release()
         tlsStrings.forEach { free($0) }
     }
+
+    /// How long a stop waits for ended streams to deliver their end: ample for a client that
+    /// reads (milliseconds), and all that one that does not costs the stop.
+    static let streamEndMoment: Duration = .seconds(1)
 
     /// Ends the grace period of a `stop()` under way (or of the next one) at once: requests
     /// still in flight are closed unanswered, as they are when the grace period runs out. For

@@ -13,27 +13,17 @@ struct SecondStopSignalTests {
         let client = try HTTPConnection(port: port)
         let session = try #require(CreatedSession(answer: try client.post("/v1/sessions", json: ["root": ["screen": "inbox"]])))
 
-        // An event stream whose client reads nothing, with a small receive buffer: what the
-        // changes below send it fills both sides' buffers, so not even its end can be sent,
-        // and the stop waits for it up to its grace period (10 s).
-        let stalled = try HTTPConnection(port: port, receiveBuffer: 4096)
-        try stalled.write(
-            "GET", session.route("events?include=session"),
-            headers: [("Accept", "text/event-stream"), ("Authorization", "Bearer \(session.token)")])
-        let padding = String(repeating: "x", count: 60_000)
-        for index in 0..<40 {
-            let answer = try client.post(
-                session.route("set-state"), json: ["state": "s\(index)", "params": ["padding": padding]], token: session.token)
-            #expect(answer.status == 200)
-        }
+        // A read whose client takes nothing of its 3.6 MB answer: the stop waits for it up to
+        // its grace period (10 s).
+        let stalled = try StalledReader.largeRead(port: port, of: session, changedBy: client, server: server)
+        defer { withExtendedLifetime(stalled) {} }
 
         let signalled = ContinuousClock.now
         kill(server.process.processIdentifier, signal)
-        let waiting = Date().addingTimeInterval(ServerProcess.patience)
-        while !server.output.contains(#""event":"stopping""#), Date() < waiting { Thread.sleep(forTimeInterval: 0.02) }
+        StalledReader.waitForStopToBegin(server)
         Thread.sleep(forTimeInterval: 0.5)
-        // Still held by the stream: else this test shows nothing.
-        try #require(server.process.isRunning, "the stop did not wait for the stalled stream: \(server.output)")
+        // Still held by the read: else this test shows nothing.
+        try #require(server.process.isRunning, "the stop did not wait for the stalled read: \(server.output)")
         #expect(try server.terminate(with: signal) == 0)
         let took = ContinuousClock.now - signalled
         // Without the second signal the stop takes the whole grace period, 10 s.

@@ -116,6 +116,12 @@ final class ServerProcess {
     /// fails the test). A death by a signal is `terminationReason` `.uncaughtSignal`.
     func terminate(with signal: Int32 = SIGTERM) throws -> Int32 {
         kill(process.processIdentifier, signal)
+        return try waitForExit()
+    }
+
+    /// Waits for a process already signalled to end, up to `patience` (then kills it and
+    /// throws); its exit status. Sends nothing: a second stop signal would hurry the stop.
+    func waitForExit() throws -> Int32 {
         let deadline = Date().addingTimeInterval(ServerProcess.patience)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         if process.isRunning {

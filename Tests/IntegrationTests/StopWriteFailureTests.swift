@@ -43,7 +43,7 @@ struct StopWriteFailureTests {
         close(lock)
         lock = -1
 
-        #expect(try server.terminate() == 1, "a stop that lost the idle deadlines it held exited as a clean one")
+        #expect(try server.waitForExit() == 1, "a stop that lost the idle deadlines it held exited as a clean one")
         #expect(server.process.terminationReason == .exit)
         // The reason is the storage's own message, not the Swift value that carried it.
         let failed = try #require(server.logLines().first { $0["event"] as? String == "lease_write_failed" })
