@@ -58,11 +58,15 @@ RUN export DEBIAN_FRONTEND=noninteractive DEBCONF_NONINTERACTIVE_SEEN=true \
     && rm -rf /var/lib/apt/lists/*
 
 # A fixed numeric user, so that orchestrators can check "not root" without reading
-# /etc/passwd; it owns the data directory and nothing else.
+# /etc/passwd; it owns the data directory and nothing else. The directory's group is 0,
+# with the owner's rights (chgrp 0, chmod g=u): OpenShift runs an arbitrary uid with gid 0,
+# as `docker run --user 1234` and Kubernetes' runAsUser without runAsGroup do, and that
+# user must be able to write it. What the server makes in it stays its own user's alone
+# (mode 0600, umask 077), so gid 0 may list /data but read no session.
 RUN groupadd --gid 10001 presentation \
     && useradd --uid 10001 --gid presentation --home-dir /nonexistent --no-create-home --no-log-init \
         --shell /usr/sbin/nologin presentation \
-    && install -d -o 10001 -g 10001 -m 0750 /data
+    && install -d -o 10001 -g 0 -m 0770 /data
 
 COPY --from=build /staging/presentation-server /usr/local/bin/presentation-server
 # The browser client, owned by root: the server only reads it.
