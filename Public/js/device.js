@@ -38,6 +38,14 @@ export class DeviceView {
     this.paths = new Map();
     /** Presentation id -> the element that had focus when it appeared. */
     this.openers = new Map();
+    /**
+     * Screen id -> what the control that pushed a screen over it is (elementKey): when a pop
+     * shows that screen again, the focus goes back to that control, as VoiceOver does on iOS,
+     * not to the title, which would send a keyboard or screen reader user back to the top of
+     * a list they were working down. A key, not the element: the covered screen's DOM is
+     * dropped, and drawn anew when it comes back.
+     */
+    this.pushers = new Map();
     /** Screen id -> how its next change of state is shown (a `state-set` event's transition). */
     this.transitions = new Map();
     document.addEventListener('keydown', (event) => this.onKeyDown(event));
@@ -48,6 +56,7 @@ export class DeviceView {
     this.session = null;
     this.topKey = null;
     this.paths.clear();
+    this.pushers.clear();
     this.container.replaceChildren(h('div', { class: 'device-empty' }, h('p', {}, message)));
   }
 
@@ -156,6 +165,9 @@ export class DeviceView {
         else if (before.includes(top.id)) direction = 'pop';
         else direction = 'replace';
       }
+      // A push covers `current`: the control in it that has the focus (a tapped or pressed
+      // row takes it) is what the focus returns to when a pop shows this screen again.
+      if (direction === 'push' && current.contains(document.activeElement)) this.pushers.set(current.dataset.screen, elementKey(document.activeElement));
       screen = h('article', { class: 'screen', dataset: { screen: top.id, kind: top.screen } });
       this.fillScreen(screen, layer, index);
       if (direction === 'pop') element.insertBefore(screen, current);
@@ -314,6 +326,12 @@ export class DeviceView {
     const closed = top.key !== previousKey && previousKey && !wanted.some((layer) => layer.key === previousKey);
     const opener = closed ? this.openers.get(previousKey) : null;
     for (const key of [...this.openers.keys()]) if (!wanted.some((layer) => layer.key === key)) this.openers.delete(key);
+    // The top screen is shown (again): what pushed from it is spent. Screens no longer in any
+    // stack will not be shown again.
+    const pusher = this.pushers.get(topScreen);
+    this.pushers.delete(topScreen);
+    const shown = new Set(wanted.flatMap((layer) => (layer.stack ? layer.stack.path.map((item) => item.id) : [])));
+    for (const id of [...this.pushers.keys()]) if (!shown.has(id)) this.pushers.delete(id);
     // Focus elsewhere on the page (the inspector, the open form) stays where the person put
     // it: a change made on another device does not take it away mid-word.
     if (!hadFocus) return;
@@ -329,7 +347,12 @@ export class DeviceView {
       return;
     }
     const focusLost = document.activeElement === document.body || !document.activeElement || document.activeElement.closest('[inert]');
-    if (topScreen !== previousScreen && focusLost && previousScreen !== null) this.focusTitle(topElement);
+    if (topScreen !== previousScreen && focusLost && previousScreen !== null) {
+      // After a pop, the control that pushed the popped screen, if it is still there.
+      const control = pusher && findByKey(topElement.querySelector('.screen:not(.is-leaving)'), pusher);
+      if (control) control.focus();
+      else this.focusTitle(topElement);
+    }
   }
 
   focusInside(element, layer) {
