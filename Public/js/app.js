@@ -31,7 +31,7 @@ const elements = {
 /** The open session: its API, the last tree drawn, its stream, and refetch bookkeeping. */
 let current = null;
 
-const device = new DeviceView(elements.layers, {
+const device = new DeviceView(elements.layers, document.querySelector('#device-announcer'), {
   perform: (operation, body) => tap(() => perform(operation, body)),
   cancel: (layer) => tap(() => perform('dismiss', { presentation: layer.presentation.id, from: topScreen() })),
   answerAlert: (layer, actionID, fields) =>

@@ -23,13 +23,17 @@ const LEAVE_MS = 450;
 export class DeviceView {
   /**
    * @param {HTMLElement} container the device's screen area
+   * @param {HTMLElement} announcer a live region (role=status) that is always in the page
    * @param {object} actions
    *   perform(operation, body) -> Promise: one operation, from the device;
    *   answerAlert(layer, actionID, fields) -> Promise;
    *   cancel(layer) -> Promise: dismiss a presentation without a result.
    */
-  constructor(container, actions) {
+  constructor(container, announcer, actions) {
     this.container = container;
+    this.announcer = announcer;
+    /** The pending write into the announcer (see announce). */
+    this.announcing = null;
     this.actions = actions;
     this.session = null;
     this.topKey = null;
@@ -57,10 +61,13 @@ export class DeviceView {
     this.topKey = null;
     this.paths.clear();
     this.pushers.clear();
+    this.announce(null);
     this.container.replaceChildren(h('div', { class: 'device-empty' }, h('p', {}, message)));
   }
 
   render(session) {
+    // The revision drawn before this one; none when the session is drawn for the first time.
+    const before = this.session ? this.session.revision : null;
     const hadFocus = this.container.contains(document.activeElement) || document.activeElement === document.body;
     const focused = document.activeElement;
     if (!this.session) this.container.replaceChildren();
@@ -89,6 +96,33 @@ export class DeviceView {
     });
     for (const element of existing.values()) this.leave(element, 'leave');
     this.moveFocus(wanted, appeared, hadFocus);
+    this.announceResult(before);
+  }
+
+  /**
+   * Reads out the banner of a result that came after revision `before`, on the screen the
+   * person is on (the top layer's top screen). Not a result the session already held when it
+   * was first drawn (that is not news), nor again at a later redraw of the same result (a
+   * change of state, a later revision elsewhere), nor one handed to a screen under a
+   * presentation, which the person cannot reach: its banner is there when they come back.
+   */
+  announceResult(before) {
+    if (before === null) return;
+    const top = [...this.container.children].filter((element) => element.dataset.layer && !element.classList.contains('is-leaving')).at(-1);
+    const banner = top?.querySelector('.stack > .screen:not(.is-leaving) .result-banner');
+    if (banner && Number(banner.dataset.revision) > before) this.announce([...banner.cloneNode(true).childNodes]);
+  }
+
+  /**
+   * Writes `pieces` into the announcer (null: empties it). Emptied first, and written a moment
+   * later: the same words as last time (a second "Settings saved.") are then a change, which a
+   * screen reader reads, and not text that is already there. The pieces are the banner's own
+   * nodes, so what a client wrote stays isolated (a `bdi`) as on screen.
+   */
+  announce(pieces) {
+    clearTimeout(this.announcing);
+    this.announcer.replaceChildren();
+    if (pieces) this.announcing = setTimeout(() => this.announcer.replaceChildren(...pieces), 50);
   }
 
   // --- Layers -------------------------------------------------------------------------

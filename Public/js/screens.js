@@ -71,7 +71,9 @@ function resultBanner(ctx, describe) {
   const result = ctx.screen.result;
   if (!result) return null;
   const description = describe(result.value) ?? [`Result from ${result.from}: `, isolated(JSON.stringify(result.value))];
-  return h('p', { class: 'result-banner', role: 'status', dataset: { from: result.from, revision: result.revision } }, description);
+  // Not a live region itself: one inserted with its words is not read out. The device writes
+  // a new result's banner into its one announcer (device.js, announceResult).
+  return h('p', { class: 'result-banner', dataset: { from: result.from, revision: result.revision } }, description);
 }
 
 // --- The messages demo ------------------------------------------------------------

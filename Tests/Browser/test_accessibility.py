@@ -262,6 +262,62 @@ def test_the_connection_status_is_said_once_per_change_not_at_every_retry(browse
         proxy.close()
 
 
+# --- The device's announcer -------------------------------------------------------------------
+
+def watch_announcer(driver):
+    """Records each text #device-announcer (a status region, always in the page) is given from
+    now on, empty ones left out: each one is read out by a screen reader."""
+    driver.execute_script('''
+        window.__announced = [];
+        const region = document.querySelector('#device-announcer');
+        new MutationObserver(() => region.textContent && window.__announced.push(region.textContent))
+          .observe(region, {childList: true, characterData: true, subtree: true});''')
+
+
+def announced(driver):
+    return driver.execute_script('return window.__announced')
+
+
+def test_a_result_is_said_once_by_the_announcer_and_not_at_each_redraw(browser, server, api):
+    """A result banner is drawn with its words already in it, and a live region inserted so
+    is not read out: the words go to one region that is always there, once per result."""
+    session = api.create(INBOX)
+    open_session(browser, server.url, session, query='stream-idle=1')
+    region = css(browser, '#device-announcer')
+    assert region.get_attribute('role') == 'status' and region.text == ''
+    watch_announcer(browser)
+    # A result handed back: its banner's words, said once.
+    api.op(session, 'present', {'style': 'sheet', 'screen': 'detail', 'title': 'Settings'})
+    api.op(session, 'dismiss', {'result': {'saved': True}})
+    wait_until_shows(browser, api, session, revision=3)
+    banner = css(browser, '#device-layers > .is-top .result-banner')
+    assert banner.text == 'Settings saved.'
+    # Not a live region of its own, or the words could be said twice where a reader does
+    # notice a region inserted with its text.
+    assert banner.get_attribute('role') is None and banner.get_attribute('aria-live') is None
+    wait_for(browser, lambda d: announced(d) == ['Settings saved.'], message=f'the announcer said {announced(browser)}')
+    assert region.get_attribute('textContent') == 'Settings saved.'
+    # A redraw with the same result (a change of state redraws the inbox and its banner), and
+    # the stream's quiet checks (every second here): nothing more is said.
+    checks = 'return performance.getEntriesByType("resource").filter((e) => /\\/events\\?after=/.test(e.name)).length'
+    api.op(session, 'set-state', {'state': 'refreshed', 'transition': 'none'})
+    wait_until_shows(browser, api, session, revision=4)
+    done = browser.execute_script(checks)
+    wait_for(browser, lambda d: d.execute_script(checks) > done, timeout=15, message='the silent stream was not checked')
+    assert css(browser, '#device-layers > .is-top .result-banner').text == 'Settings saved.'
+    assert announced(browser) == ['Settings saved.']
+    # The same words again for a second result: said again.
+    api.op(session, 'present', {'style': 'sheet', 'screen': 'detail', 'title': 'Settings'})
+    api.op(session, 'dismiss', {'result': {'saved': True}})
+    wait_until_shows(browser, api, session, revision=6)
+    wait_for(browser, lambda d: announced(d) == ['Settings saved.'] * 2, message=f'the announcer said {announced(browser)}')
+    # A page opened on the session later shows the banner, and says nothing: not news.
+    open_session(browser, server.url, session)
+    wait_until_shows(browser, api, session, revision=6)
+    assert css(browser, '#device-layers > .is-top .result-banner').is_displayed()
+    assert css(browser, '#device-announcer').get_attribute('textContent') == ''
+
+
 # --- The keyboard ---------------------------------------------------------------------------
 
 def test_start_pressed_from_the_keyboard_keeps_the_focus(browser, server, api):
