@@ -358,3 +358,26 @@ def test_opening_a_session_from_the_keyboard_leaves_the_focus_on_open_a_session(
     wait_until_shows(browser, api, session)
     assert not css(browser, '#open-id').is_displayed()
     assert browser.switch_to.active_element == summary, 'the focus fell to the page\'s body with the closed form'
+
+
+def test_a_long_event_log_can_be_scrolled_from_the_keyboard(browser, server, api):
+    """The log holds its events in a box of its own height; when they overflow it, the box
+    takes the focus (by its tabindex, not only by Chromium's choice: WebKit leaves a scroller
+    without one out of the tab order) and the arrows or End scroll it. Its name says what it is."""
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    for index in range(20):
+        api.op(session, 'set-state', {'state': f'step {index}', 'transition': 'none'})
+    wait_until_shows(browser, api, session, revision=21)
+    log = css(browser, '#event-log')
+    assert browser.execute_script('return arguments[0].scrollHeight > arguments[0].clientHeight', log), 'the log does not overflow'
+    assert log.get_attribute('tabindex') == '0'
+    assert accessible_names(browser, '#event-log') == ['Events, newest first']
+    violations = [violation for violation in axe.run(browser) if violation['id'] == 'scrollable-region-focusable']
+    assert violations == [], axe.describe(violations)
+    # From Send (the output beside it takes no focus), Tab reaches the log; End scrolls it.
+    browser.execute_script('arguments[0].focus()', css(browser, '#operation-form button[type="submit"]'))
+    browser.switch_to.active_element.send_keys(Keys.TAB)
+    assert browser.switch_to.active_element == log
+    log.send_keys(Keys.END)
+    wait_for(browser, lambda d: d.execute_script('return arguments[0].scrollTop', log) > 0, message='End did not scroll the log')
