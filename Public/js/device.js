@@ -253,6 +253,12 @@ export class DeviceView {
     let leading = view.leading;
     if (!leading) {
       if (below) {
+        // The name joins the page's words and a client's title in an attribute, which no
+        // element can isolate. It is safe because the title comes last: a bidi control in it
+        // (an override, an embedding, an isolate) acts only on the text after it in the same
+        // paragraph, and there is none; "Back" fixes the name's direction as left to right.
+        // Visible text (a hidden "Back to " and a <bdi>) would give the same name: Chromium
+        // carries no isolation into it (test_bidi.py). Words after the title would need it.
         leading = [h('button', { type: 'button', class: 'bar-button back-button', 'aria-label': `Back to ${screenTitle(below)}`, onclick: () => ctx.act.pop() }, h('span', { class: 'chevron', 'aria-hidden': 'true' }, '‹'), h('span', { class: 'back-label' }, screenTitle(below)))];
       } else if (isPresentedRoot && presentation.style !== 'popover') {
         leading = [h('button', { type: 'button', class: 'bar-button', onclick: () => this.actions.cancel(layer) }, presentation.style === 'sheet' ? 'Cancel' : 'Close')];

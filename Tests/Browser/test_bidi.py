@@ -9,6 +9,7 @@ import urllib.parse
 from selenium.webdriver.support.select import Select
 
 from pages import css, open_session, wait_for, wait_until_shows
+from test_accessibility import accessible_names
 from test_live import INBOX
 
 RLO = '\u202e'
@@ -117,3 +118,29 @@ def test_a_sender_in_the_original_message_leaves_its_address_after_it(browser, s
     source = '#device-layers > .is-top .message-source'
     assert css(browser, source).get_attribute('textContent').startswith(f'From: {RLO}Ada Lovelace <ada@example.com>\n')
     assert_reads_on(browser, source, f'{RLO}Ada Lovelace', 'ada@example.com')
+
+
+def test_a_title_ends_the_back_buttons_name_so_it_cannot_reorder_the_page_words(browser, server, api):
+    """The back button's name is an attribute, "Back to <title>", where the title cannot be
+    isolated. It need not be: the title is the end of the name, and an override in it acts
+    only on what follows it. What a screen reader is given is the page's words, then the
+    title as it was written. (An element in its place would not isolate it either: Chromium
+    computes a name from a <bdi> with no isolation marks.)"""
+    session = api.create({'screen': 'inbox', 'title': f'{RLO}Inbox', 'params': {}})
+    open_session(browser, server.url, session)
+    api.op(session, 'push', {'screen': 'detail', 'title': 'Detail'})
+    wait_until_shows(browser, api, session, revision=2)
+    back = '#device-layers > .is-top .screen:not(.is-leaving) .back-button'
+    assert css(browser, back).get_attribute('aria-label') == f'Back to {RLO}Inbox'
+    assert accessible_names(browser, back) == [f'Back to {RLO}Inbox']
+    browser.execute_script('''
+        const button = document.createElement('button');
+        button.id = 'probe';
+        const words = document.createElement('span');
+        words.className = 'visually-hidden';
+        words.textContent = 'Back to ';
+        const title = document.createElement('bdi');
+        title.textContent = arguments[0];
+        button.append(words, title);
+        document.body.append(button);''', f'{RLO}Inbox')
+    assert accessible_names(browser, '#probe') == [f'Back to {RLO}Inbox']
