@@ -39,7 +39,7 @@ export function renderAlert(presentation, answer) {
     {
       class: 'alert',
       role: 'alertdialog',
-      'aria-modal': 'true',
+      // Not aria-modal: the device below is inert, the inspector is not (device.js, createLayer).
       'aria-labelledby': alert.title ? titleID : null,
       'aria-label': alert.title ? null : 'Alert',
       'aria-describedby': alert.message ? messageID : null,

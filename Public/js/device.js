@@ -140,9 +140,13 @@ export class DeviceView {
       const dialog = renderAlert(presentation, (actionID, fields) => this.actions.answerAlert(layer, actionID, fields));
       return h('div', attributes, backdrop, h('div', { class: 'alert-frame' }, dialog));
     }
+    // A dialog, not aria-modal: the layers below it are `inert` (modal to the device, for
+    // everyone), but the inspector beside the device stays usable on purpose, and the focus is
+    // not trapped. aria-modal would tell a screen reader otherwise, and VoiceOver would hide
+    // the inspector that keyboard and mouse users can still reach.
     const panel = h(
       'section',
-      { class: 'panel', role: 'dialog', 'aria-modal': 'true', tabindex: '-1' },
+      { class: 'panel', role: 'dialog', tabindex: '-1' },
       style === 'sheet' ? h('div', { class: 'grabber', 'aria-hidden': 'true' }) : null,
       style === 'popover' ? h('div', { class: 'popover-arrow', 'aria-hidden': 'true' }) : null,
       h('div', { class: 'stack' }),

@@ -47,7 +47,9 @@ def test_each_presentation_style_is_drawn_and_photographed(browser, server, api,
         assert 'presentation--' + style in layer.get_attribute('class')
         role = 'alertdialog' if style == 'alert' else 'dialog'
         dialog = layer.find_element(By.CSS_SELECTOR, f'[role="{role}"]')
-        assert dialog.get_attribute('aria-modal') == 'true'
+        # Modal to the device (the layers below are inert, asserted below), not to the page:
+        # no aria-modal, which would hide the inspector from a screen reader (see the test below).
+        assert dialog.get_attribute('aria-modal') is None
         assert dialog.is_displayed()
         wait_for(browser, lambda d: active_inside(d, f'[data-layer="{pid}"]'), message=f'focus did not move into the {style}')
         # The layers below cannot be reached while it is up.
@@ -237,3 +239,26 @@ def test_a_drag_whose_dismiss_fails_puts_the_sheet_back(browser, server, api):
         assert drag in ('', '0px'), f'the sheet is still presented but stays dragged down by {drag}'
     finally:
         browser.execute_cdp_cmd('Network.setBlockedURLs', {'urls': []})
+
+
+def test_a_dialog_is_modal_to_the_device_only_and_says_so(browser, server, api):
+    """A sheet makes the device below it inert, and leaves the inspector beside it usable on
+    purpose: the keyboard goes on from the sheet to the inspector. So it does not say
+    aria-modal, which would tell a screen reader (VoiceOver hides what is outside) that the
+    inspector cannot be used; it is a dialog with a name, and what is below it is inert."""
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    compose = [b for b in browser.find_elements(By.CSS_SELECTOR, '.nav-trailing button') if b.text == 'Compose'][0]
+    compose.send_keys(Keys.ENTER)
+    pid = wait_until_shows(browser, api, session, revision=2)['root']['presentation']['id']
+    wait_for(browser, lambda d: active_inside(d, f'[data-layer="{pid}"]'), message='focus did not move into the sheet')
+    dialog = css(browser, f'[data-layer="{pid}"] [role="dialog"]')
+    assert dialog.get_attribute('aria-modal') is None
+    assert dialog.get_attribute('aria-labelledby')
+    assert css(browser, '[data-layer="root"]').get_dom_attribute('inert') is not None
+    for _ in range(20):
+        browser.switch_to.active_element.send_keys(Keys.TAB)
+        if active_inside(browser, '#inspector'):
+            break
+        assert active_inside(browser, f'[data-layer="{pid}"]'), 'Tab left the sheet for somewhere other than the inspector'
+    assert active_inside(browser, '#inspector'), 'Tab never reached the inspector from the sheet'
