@@ -381,3 +381,13 @@ def test_a_long_event_log_can_be_scrolled_from_the_keyboard(browser, server, api
     assert browser.switch_to.active_element == log
     log.send_keys(Keys.END)
     wait_for(browser, lambda d: d.execute_script('return arguments[0].scrollTop', log) > 0, message='End did not scroll the log')
+
+
+def test_the_json_tree_says_what_it_is_when_it_takes_the_focus(browser, server, api):
+    """The tree takes the focus so that a long one can be scrolled from the keyboard; focused,
+    a screen reader says its name, and a bare <pre> had none."""
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    tree = css(browser, '#session-tree')
+    assert tree.get_attribute('tabindex') == '0'
+    assert accessible_names(browser, '#session-tree') == ['The session as JSON']
