@@ -1,0 +1,93 @@
+"""The page on a phone (Chromium's mobile emulation: a 360 or 390 CSS px wide viewport that
+honours the page's meta viewport) and in a narrow desktop window: nothing scrolls sideways, the
+device fits, and the top bar's controls and the inspector can be reached."""
+
+import pytest
+
+from pages import css, open_session, wait_until_shows
+from test_presentations import DEMO_INBOX
+
+# width, height, and whether it is a phone (mobile emulation) or a desktop window.
+SIZES = [(360, 740, True), (390, 844, True), (600, 900, False)]
+
+
+@pytest.fixture(params=SIZES, ids=lambda size: f'{size[0]}x{size[1]}{"-phone" if size[2] else "-window"}')
+def small(browser, request):
+    """The shared browser as a phone, or as a narrow window; put back as it was afterwards."""
+    width, height, phone = request.param
+    if phone:
+        browser.execute_cdp_cmd('Emulation.setDeviceMetricsOverride',
+                                {'width': width, 'height': height, 'deviceScaleFactor': 2, 'mobile': True})
+        browser.execute_cdp_cmd('Emulation.setTouchEmulationEnabled', {'enabled': True, 'maxTouchPoints': 5})
+    else:
+        browser.set_window_size(width, height)
+    try:
+        yield browser, width
+    finally:
+        if phone:
+            browser.execute_cdp_cmd('Emulation.setTouchEmulationEnabled', {'enabled': False})
+            browser.execute_cdp_cmd('Emulation.clearDeviceMetricsOverride', {})
+        else:
+            browser.set_window_size(1440, 1200)
+
+
+def beyond(driver, width, selectors):
+    """The elements of `selectors` that are drawn, in part, left or right of the viewport."""
+    return driver.execute_script('''
+        return arguments[1].filter((s) => { const e = document.querySelector(s); if (!e) return false;
+          const r = e.getBoundingClientRect(); return r.width > 0 && (r.left < -0.5 || r.right > arguments[0] + 0.5); });''',
+                                 width, selectors)
+
+
+def reachable(driver, selector):
+    """True when, scrolled into view, a tap at the element's centre lands on it."""
+    return driver.execute_script('''
+        const element = document.querySelector(arguments[0]);
+        element.scrollIntoView({block: 'center', inline: 'center'});
+        const r = element.getBoundingClientRect();
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return r.width > 0 && !!hit && element.contains(hit);''', selector)
+
+
+def test_a_small_screen_does_not_scroll_sideways_and_keeps_everything_in_reach(small, server, api):
+    # The device was 404 px wide whatever the viewport, and the top bar's buttons stayed on one
+    # line: on a 360 px phone the page scrolled sideways by 121 px, the device's right edge
+    # (Compose) and the Leave button were off screen, and the page had to be panned to use them.
+    driver, width = small
+    session = api.create(DEMO_INBOX)
+    open_session(driver, server.url, session)
+    wait_until_shows(driver, api, session)
+    assert driver.execute_script('return innerWidth') == width
+    assert driver.execute_script('return document.documentElement.scrollWidth') <= width, 'the page scrolls sideways'
+    controls = ['#start-demo', '.open-session summary', '#leave', '#connection']
+    assert beyond(driver, width, ['.topbar', '.device', '#inspector', '.panel-card', '#operation-body', *controls]) == []
+    for selector in controls + ['.is-top .nav-trailing .bar-button', '.is-top .nav-leading .bar-button', '#operation-body']:
+        assert reachable(driver, selector), f'{selector} cannot be tapped'
+    # The device, once scrolled to, fits the screen's height too: a phone inside a phone.
+    device = css(driver, '.device').rect
+    assert device['height'] <= driver.execute_script('return innerHeight')
+    # The form that opens a session opens within the screen, its fields in reach.
+    css(driver, '.open-session summary').click()
+    assert beyond(driver, width, ['#open-form', '#open-id', '#open-token']) == []
+    assert reachable(driver, '#open-id') and reachable(driver, '#open-token')
+    assert driver.execute_script('return document.documentElement.scrollWidth') <= width
+
+
+@pytest.mark.parametrize('small', SIZES[:2], indirect=True, ids=['360x740-phone', '390x844-phone'])
+def test_each_presentation_stays_within_a_phone_sized_device(small, server, api):
+    # An alert is 270 px wide inside 40 px margins: in the device a 360 px phone has room for
+    # (307 px), it ran 24 px past the device's right edge, and its right action was cut in two.
+    from test_presentations import STYLES
+    driver, _ = small
+    session = api.create(DEMO_INBOX)
+    open_session(driver, server.url, session)
+    for style, body in STYLES.items():
+        api.op(session, 'present', body)
+        wait_until_shows(driver, api, session)
+        outside = driver.execute_script('''
+            const device = document.querySelector('.device-screen').getBoundingClientRect();
+            return [...document.querySelectorAll('#device-layers > .is-top *')].filter((e) => {
+              const r = e.getBoundingClientRect();
+              return r.width > 0 && (r.left < device.left - 0.5 || r.right > device.right + 0.5); }).map((e) => e.className);''')
+        assert outside == [], f'the {style} reaches past the device: {outside}'
+        api.op(session, 'dismiss', {})
