@@ -91,3 +91,37 @@ def test_each_presentation_stays_within_a_phone_sized_device(small, server, api)
               return r.width > 0 && (r.left < device.left - 0.5 || r.right > device.right + 0.5); }).map((e) => e.className);''')
         assert outside == [], f'the {style} reaches past the device: {outside}'
         api.op(session, 'dismiss', {})
+
+
+def overlaps(driver):
+    """The navigation bar items of the top screen whose box overlaps its title's."""
+    return driver.execute_script('''
+        const screen = document.querySelector('#device-layers > .is-top .stack > .screen:not(.is-leaving)');
+        const t = screen.querySelector('.nav-title').getBoundingClientRect();
+        return [...screen.querySelectorAll('.nav-bar .bar-button')].filter((e) => {
+          const r = e.getBoundingClientRect(); return r.left < t.right - 0.5 && r.right > t.left + 0.5; })
+          .map((e) => e.textContent);''')
+
+
+@pytest.mark.parametrize('small', SIZES[:2], indirect=True, ids=['360x740-phone', '390x844-phone'])
+def test_a_phone_keeps_the_bar_buttons_clear_of_the_title(small, server, api):
+    # The title's track took its 200 px first and the sides shared the rest, 33 px each on a
+    # 360 px phone: "‹ Inbox" and "More" ran under "Notes on the engine", half hidden and
+    # half tappable.
+    driver, _ = small
+    session = api.create(DEMO_INBOX)
+    open_session(driver, server.url, session)
+    api.op(session, 'push', {'screen': 'message', 'title': 'Notes on the engine', 'params': DEMO_INBOX['params']['messages'][0]})
+    wait_until_shows(driver, api, session)
+    assert overlaps(driver) == []
+
+
+def test_a_long_back_label_stays_clear_of_a_long_title(browser, server, api):
+    # At the desktop's width too: a back label of 130 px in a 70 px side ran 52 px under the
+    # title, and a tap there went to the title.
+    session = api.create(DEMO_INBOX)
+    open_session(browser, server.url, session)
+    api.op(session, 'push', {'screen': 'message', 'title': 'Notes on the engine', 'params': DEMO_INBOX['params']['messages'][0]})
+    api.op(session, 'push', {'screen': 'detail', 'title': 'A considerably long subject line here'})
+    wait_until_shows(browser, api, session)
+    assert overlaps(browser) == []
