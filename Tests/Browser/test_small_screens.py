@@ -125,3 +125,31 @@ def test_a_long_back_label_stays_clear_of_a_long_title(browser, server, api):
     api.op(session, 'push', {'screen': 'detail', 'title': 'A considerably long subject line here'})
     wait_until_shows(browser, api, session)
     assert overlaps(browser) == []
+
+
+
+def test_the_bar_buttons_are_big_enough_for_a_finger(browser, server, api):
+    # They were 32 px tall (17 px text in 6 px of padding), Contacts 30: a finger (44 × 44 px,
+    # WCAG 2.5.5) had to land in two thirds of that. A tap near each one's edge must reach it.
+    session = api.create(DEMO_INBOX)
+    open_session(browser, server.url, session)
+    steps = [
+        ('push', {'screen': 'message', 'title': 'Notes', 'params': DEMO_INBOX['params']['messages'][0]}),
+        ('present', {'style': 'sheet', 'screen': 'compose', 'title': 'New Message', 'params': {}}),
+        (None, None),
+    ]
+    seen = []
+    for operation, body in steps:
+        wait_until_shows(browser, api, session)
+        sizes = browser.execute_script('''
+            return [...document.querySelectorAll('#device-layers > .is-top .screen:not(.is-leaving) .bar-button')].map((e) => {
+              const r = e.getBoundingClientRect();
+              const lands = (x, y) => { const hit = document.elementFromPoint(x, y); return !!hit && e.contains(hit); };
+              return [e.textContent, Math.round(r.width), Math.round(r.height),
+                      lands(r.left + r.width / 2, r.top + 2) && lands(r.left + r.width / 2, r.bottom - 2)];
+            });''')
+        seen += sizes
+        if operation:
+            api.op(session, operation, body)
+    assert sorted(text for text, *_ in seen) == sorted(['Settings', 'Compose', '‹Inbox', 'More', 'Cancel', 'Send', 'Contacts'])
+    assert [size for size in seen if size[1] < 44 or size[2] < 44 or not size[3]] == [], seen
