@@ -34,8 +34,10 @@ export function renderAlert(presentation, answer) {
   );
   // Enter in a field answers with the first action that is not a cancel.
   const primary = actions.find((action) => action.role !== 'cancel') || actions[0];
+  // The dialog is a <div> holding the form: a <form> may not take role=alertdialog (ARIA in
+  // HTML; axe's aria-allowed-role), and the form is kept for Enter in a field.
   return h(
-    'form',
+    'div',
     {
       class: 'alert',
       role: 'alertdialog',
@@ -43,14 +45,20 @@ export function renderAlert(presentation, answer) {
       'aria-labelledby': alert.title ? titleID : null,
       'aria-label': alert.title ? null : 'Alert',
       'aria-describedby': alert.message ? messageID : null,
-      onsubmit: (event) => {
-        event.preventDefault();
-        if (primary) choose(primary);
-      },
     },
-    h('div', { class: 'alert-text' }, alert.title ? h('h2', { id: titleID, class: 'alert-title' }, alert.title) : null, alert.message ? h('p', { id: messageID, class: 'alert-message' }, alert.message) : null, inputs.map((input) => input.element)),
-    // Two short actions sit side by side; anything else stacks, as on a phone.
-    h('div', { class: ['alert-actions', actions.length === 2 && actions.every((action) => action.title.length <= 10) && 'alert-actions--pair'] }, buttons),
+    h(
+      'form',
+      {
+        class: 'alert-form',
+        onsubmit: (event) => {
+          event.preventDefault();
+          if (primary) choose(primary);
+        },
+      },
+      h('div', { class: 'alert-text' }, alert.title ? h('h2', { id: titleID, class: 'alert-title' }, alert.title) : null, alert.message ? h('p', { id: messageID, class: 'alert-message' }, alert.message) : null, inputs.map((input) => input.element)),
+      // Two short actions sit side by side; anything else stacks, as on a phone.
+      h('div', { class: ['alert-actions', actions.length === 2 && actions.every((action) => action.title.length <= 10) && 'alert-actions--pair'] }, buttons),
+    ),
   );
 }
 

@@ -150,6 +150,20 @@ def test_axe_finds_nothing_serious(browser, server, api, state):
     check(browser, state)
 
 
+def test_an_alert_is_a_dialog_that_takes_its_role_and_enter_still_answers_it(browser, server, api):
+    """A <form> may not take role=alertdialog (axe's aria-allowed-role, a minor finding):
+    the dialog is an element of its own around the form, and Enter in its field still
+    answers with its first action that is not a cancel."""
+    alert_with_a_field(browser, server.url, api)
+    violations = [violation for violation in axe.run(browser) if violation['id'] == 'aria-allowed-role']
+    assert violations == [], axe.describe(violations)
+    dialog = css(browser, '.is-top [role="alertdialog"]')
+    assert dialog.tag_name == 'div' and accessible_names(browser, '.is-top [role="alertdialog"]') != ['']
+    field = css(browser, '.is-top [role="alertdialog"] input')
+    field.send_keys('Ada', Keys.ENTER)
+    wait_for(browser, lambda d: not d.find_elements(By.CSS_SELECTOR, '[data-style="alert"]'), message='Enter did not answer the alert')
+
+
 def test_axe_finds_nothing_serious_offline(browser, server, api):
     """The demo behind a proxy that is then cut: the page says Offline and keeps retrying."""
     proxy = Proxy(server.port)

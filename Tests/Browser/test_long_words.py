@@ -9,10 +9,12 @@ LONG = 'W' * 300
 
 
 def outside(driver, container, selector):
-    """The elements under `container` matching `selector` that reach past its left or right edge."""
+    """The elements under `container` matching `selector` that reach past its left or right edge
+    (an element drawn with no box of its own, `display: contents`, is not drawn anywhere)."""
     return driver.execute_script('''
         const box = document.querySelector(arguments[0]).getBoundingClientRect();
         return [...document.querySelectorAll(arguments[0] + ' ' + arguments[1])]
+          .filter((e) => getComputedStyle(e).display !== 'contents')
           .filter((e) => { const r = e.getBoundingClientRect(); return r.left < box.left - 0.5 || r.right > box.right + 0.5; })
           .map((e) => e.className || e.tagName);''', container, selector)
 
