@@ -3,8 +3,12 @@ keyboard focus, each checked against what the server says."""
 
 import os
 
+import pytest
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.actions import interaction
+from selenium.webdriver.common.actions.pointer_input import PointerInput
 from selenium.webdriver.common.keys import Keys
 
 from pages import (active_inside, click_text, css, open_session, settle, top_layer, visible_state, wait_for,
@@ -161,25 +165,34 @@ def test_reduced_motion_leaves_no_animation_behind(browser, server, api):
     assert animated == 0
 
 
-def test_dragging_a_sheet_down_cancels_it(browser, server, api):
+def pointer(browser, kind):
+    """Actions with a mouse, or with a finger on a touch screen (a phone's swipe)."""
+    if kind == 'mouse':
+        return ActionChains(browser)
+    return ActionChains(browser, devices=[PointerInput(interaction.POINTER_TOUCH, 'finger')])
+
+
+@pytest.mark.parametrize('kind', ['mouse', 'touch'])
+def test_dragging_a_sheet_down_cancels_it(browser, server, api, kind):
     session = api.create(INBOX)
     open_session(browser, server.url, session)
     pid = api.op(session, 'present', STYLES['sheet'])['presentation']
     wait_until_shows(browser, api, session)
     title = css(browser, f'[data-layer="{pid}"] .nav-title')
-    ActionChains(browser).click_and_hold(title).move_by_offset(0, 120).move_by_offset(0, 200).release().perform()
+    pointer(browser, kind).click_and_hold(title).move_by_offset(0, 120).move_by_offset(0, 200).release().perform()
     wait_until_shows(browser, api, session, revision=3)
     status = api.presentation(session, pid)
     assert (status['status'], status['result']) == ('cancelled', None)
 
 
-def test_a_short_drag_does_not_dismiss(browser, server, api):
+@pytest.mark.parametrize('kind', ['mouse', 'touch'])
+def test_a_short_drag_does_not_dismiss(browser, server, api, kind):
     session = api.create(INBOX)
     open_session(browser, server.url, session)
     pid = api.op(session, 'present', STYLES['sheet'])['presentation']
     wait_until_shows(browser, api, session)
     title = css(browser, f'[data-layer="{pid}"] .nav-title')
-    ActionChains(browser).click_and_hold(title).move_by_offset(0, 40).release().perform()
+    pointer(browser, kind).click_and_hold(title).move_by_offset(0, 40).release().perform()
     settle(browser)
     assert api.presentation(session, pid)['status'] == 'presented'
     assert api.session(session)['revision'] == 2
