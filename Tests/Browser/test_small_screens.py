@@ -4,7 +4,7 @@ device fits, and the top bar's controls and the inspector can be reached."""
 
 import pytest
 
-from pages import css, open_session, wait_until_shows
+from pages import click_text, css, open_session, wait_for, wait_until_shows
 from test_presentations import DEMO_INBOX
 
 # width, height, and whether it is a phone (mobile emulation) or a desktop window.
@@ -153,3 +153,91 @@ def test_the_bar_buttons_are_big_enough_for_a_finger(browser, server, api):
             api.op(session, operation, body)
     assert sorted(text for text, *_ in seen) == sorted(['Settings', 'Compose', '‹Inbox', 'More', 'Cancel', 'Send', 'Contacts'])
     assert [size for size in seen if size[1] < 44 or size[2] < 44 or not size[3]] == [], seen
+
+
+def tap_areas(driver, selector, label):
+    """[label, width, height, misses] for each drawn element `selector` matches: the area a tap
+    lands on it (its own ::before or ::after count as it, and for a checkbox its label), as
+    far as it reaches up, down, left and right of its centre, and the taps 2 px inside that
+    area's edges that land elsewhere (a corner is rounded off, as the drawn
+    button's is)."""
+    return driver.execute_script('''
+        return [...document.querySelectorAll(arguments[0])].filter((e) => e.getClientRects().length).map((e, index) => {
+          e.scrollIntoView({block: 'center', inline: 'nearest'});
+          const r = e.getBoundingClientRect();
+          const control = e.matches('.form-field--check') ? [...e.querySelectorAll('input, label')] : [e];
+          const lands = (x, y) => { const hit = document.elementFromPoint(x, y); return !!hit && control.some((c) => c.contains(hit)); };
+          const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+          // How far from the centre taps still land, to a quarter of a pixel.
+          const reach = (dx, dy) => { let n = 0; while (n < 80 && lands(cx + dx * (n + 0.25), cy + dy * (n + 0.25))) n += 0.25; return n; };
+          const top = cy - reach(0, -1), bottom = cy + reach(0, 1), left = cx - reach(-1, 0), right = cx + reach(1, 0);
+          const misses = [];
+          for (const [x, y] of [[0, 0.5], [1, 0.5], [0.5, 0], [0.5, 1]]) {
+            const px = left + 2 + x * (right - left - 4), py = top + 2 + y * (bottom - top - 4);
+            if (!lands(px, py)) { const hit = document.elementFromPoint(px, py); misses.push([x, y, hit && hit.tagName + '.' + hit.className]); }
+          }
+          return [arguments[1] + (index ? ` ${index + 1}` : ''), Math.round(right - left), Math.round(bottom - top), misses];
+        });''', selector, label)
+
+
+def check_tap_areas(driver, server, api):
+    """Visits every control of the page and the demo and answers the tap areas found."""
+    seen = []
+
+    def measure(*controls):
+        for selector, label in controls:
+            found = tap_areas(driver, selector, label)
+            assert found, f'no {label} ({selector})'
+            seen.extend(found)
+
+    # The notice and the top bar (a session that cannot be opened puts up the notice).
+    driver.get(f'{server.url}/#session=nope&token=x')
+    wait_for(driver, lambda d: css(d, '#notice').is_displayed(), message='no notice')
+    measure(('#notice-close', 'the notice\'s ×'), ('#start-demo', 'Start'), ('.open-session summary', 'Open a session'),
+            ('#leave', 'Leave'))
+    css(driver, '.open-session summary').click()
+    measure(('#open-form button', 'Open'))
+    css(driver, '.open-session summary').click()
+    # The device.
+    session = api.create(DEMO_INBOX)
+    open_session(driver, server.url, session)
+    top = '#device-layers > .is-top .stack > .screen:not(.is-leaving)'
+    wait_until_shows(driver, api, session)
+    measure((f'{top} .bar-button', 'a bar button'), (f'{top} .button-row .button', 'Show'), (f'{top} .row', 'a message row'))
+    revision = api.op(session, 'push', {'screen': 'message', 'title': 'Notes', 'params': DEMO_INBOX['params']['messages'][0]})['revision']
+    wait_until_shows(driver, api, session, revision)
+    measure((f'{top} .segment', 'a segment'), (f'{top} .button-row .button', 'Reply'))
+    click_text(driver, 'More')
+    wait_until_shows(driver, api, session, revision + 1)
+    measure((f'{top} .row', 'a popover row'))
+    api.op(session, 'dismiss', {})
+    wait_until_shows(driver, api, session, revision + 2)
+    click_text(driver, 'Reply')
+    wait_until_shows(driver, api, session, revision + 3)
+    measure((f'{top} .bar-button', 'a sheet\'s button'))
+    api.op(session, 'dismiss', {})
+    api.op(session, 'pop', {})
+    wait_until_shows(driver, api, session, revision + 5)
+    click_text(driver, 'Settings')
+    wait_until_shows(driver, api, session, revision + 6)
+    measure((f'{top} .form-field--check', 'the checkbox and its label'), (f'{top} .button', 'Save'))
+    return seen
+
+
+def test_every_control_is_big_enough_for_a_finger(browser, server, api):
+    # The bar buttons reached 44 px (above), the rest did not: Message/Original were 33 px tall,
+    # Show and Reply 32 and 36, the notice's × 29 × 22, the top bar's buttons 32, the popover's
+    # rows 41, and the Settings checkbox 20 × 20 beside a 19 px label (a 40 px card).
+    seen = check_tap_areas(browser, server, api)
+    short = [area for area in seen if area[1] < 44 or area[2] < 44 or area[3]]
+    assert short == [], f'too small to tap, or a tap near an edge misses (of {len(seen)}): {short}'
+
+
+@pytest.mark.parametrize('small', SIZES[:1], indirect=True, ids=['360x740-phone'])
+def test_every_control_is_big_enough_for_a_finger_on_a_phone(small, server, api):
+    # On a phone the top bar's buttons wrap into rows 8 px apart: their tap areas must not
+    # overlap, or a tap at one's bottom edge lands on the one below.
+    driver, _ = small
+    seen = check_tap_areas(driver, server, api)
+    short = [area for area in seen if area[1] < 44 or area[2] < 44 or area[3]]
+    assert short == [], f'too small to tap, or a tap near an edge misses (of {len(seen)}): {short}'
