@@ -176,13 +176,15 @@ export class DeviceView {
     if (!control || !this.container.contains(control) || control === this.container) return;
     const area = this.container.getBoundingClientRect();
     const target = control.getBoundingClientRect();
-    const width = 270;
+    // As wide as the CSS draws it: 270 px, less on a device narrower than that and its margins.
     const margin = 10;
+    const width = Math.min(270, area.width - 2 * margin);
     const center = target.left + target.width / 2 - area.left;
     const left = Math.min(Math.max(center - width / 2, margin), area.width - width - margin);
     element.style.setProperty('--popover-top', `${Math.round(target.bottom - area.top + 10)}px`);
     element.style.setProperty('--popover-left', `${Math.round(left)}px`);
-    element.style.setProperty('--arrow-left', `${Math.round(center - left - 9)}px`);
+    // The arrow stays on the panel's straight edge, clear of its rounded corners.
+    element.style.setProperty('--arrow-left', `${Math.round(Math.min(Math.max(center - left - 9, 14), width - 32))}px`);
   }
 
   // --- Stacks and screens -------------------------------------------------------------

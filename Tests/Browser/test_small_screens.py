@@ -9,6 +9,8 @@ from test_presentations import DEMO_INBOX
 
 # width, height, and whether it is a phone (mobile emulation) or a desktop window.
 SIZES = [(360, 740, True), (390, 844, True), (600, 900, False)]
+# The narrowest phone still in use (an iPhone SE's first model, small Androids).
+NARROWEST = (320, 640, True)
 
 
 @pytest.fixture(params=SIZES, ids=lambda size: f'{size[0]}x{size[1]}{"-phone" if size[2] else "-window"}')
@@ -73,7 +75,7 @@ def test_a_small_screen_does_not_scroll_sideways_and_keeps_everything_in_reach(s
     assert driver.execute_script('return document.documentElement.scrollWidth') <= width
 
 
-@pytest.mark.parametrize('small', SIZES[:2], indirect=True, ids=['360x740-phone', '390x844-phone'])
+@pytest.mark.parametrize('small', [NARROWEST, *SIZES[:2]], indirect=True, ids=['320x640-phone', '360x740-phone', '390x844-phone'])
 def test_each_presentation_stays_within_a_phone_sized_device(small, server, api):
     # An alert is 270 px wide inside 40 px margins: in the device a 360 px phone has room for
     # (307 px), it ran 24 px past the device's right edge, and its right action was cut in two.
@@ -241,3 +243,50 @@ def test_every_control_is_big_enough_for_a_finger_on_a_phone(small, server, api)
     seen = check_tap_areas(driver, server, api)
     short = [area for area in seen if area[1] < 44 or area[2] < 44 or area[3]]
     assert short == [], f'too small to tap, or a tap near an edge misses (of {len(seen)}): {short}'
+
+
+@pytest.mark.parametrize('small', [NARROWEST], indirect=True, ids=['320x640-phone'])
+def test_a_popover_fits_the_device_of_a_320_px_phone(small, server, api):
+    # A popover was 270 px wide whatever the device: a 320 px phone's device is 270 px wide,
+    # and the popover ran from 10 px past its left edge (presented from curl) to its right one,
+    # or, anchored to Show or More, 10 px past its right edge.
+    driver, _ = small
+    session = api.create(DEMO_INBOX)
+    open_session(driver, server.url, session)
+    revision = wait_until_shows(driver, api, session)['revision']
+
+    def fits(how):
+        found = driver.execute_script('''
+            const device = document.querySelector('.device-screen').getBoundingClientRect();
+            const layer = document.querySelector('#device-layers > .presentation--popover.is-top');
+            const panel = layer.querySelector('.panel').getBoundingClientRect();
+            const arrow = layer.querySelector('.popover-arrow').getBoundingClientRect();
+            return [device.left, device.right, panel.left, panel.right, panel.width, arrow.left, arrow.right];''')
+        left, right, panel_left, panel_right, width, arrow_left, arrow_right = found
+        assert left + 5 <= panel_left and panel_right <= right - 5, f'{how}: the popover ({panel_left}–{panel_right}) is not within the device ({left}–{right})'
+        assert panel_left < arrow_left and arrow_right < panel_right, f'{how}: its arrow is off it: {found}'
+        return width
+
+    click_text(driver, 'Show: All')
+    wait_until_shows(driver, api, session, revision + 1)
+    width = fits('from Show')
+    api.op(session, 'dismiss', {})
+    api.op(session, 'push', {'screen': 'message', 'title': 'Notes', 'params': DEMO_INBOX['params']['messages'][0]})
+    wait_until_shows(driver, api, session, revision + 3)
+    click_text(driver, 'More')
+    wait_until_shows(driver, api, session, revision + 4)
+    assert fits('from More') == width
+    api.op(session, 'dismiss', {})
+    from test_presentations import STYLES
+    api.op(session, 'present', STYLES['popover'])
+    wait_until_shows(driver, api, session, revision + 6)
+    assert fits('from curl') == width
+
+
+def test_a_popover_keeps_its_width_on_a_desktop(browser, server, api):
+    session = api.create(DEMO_INBOX)
+    open_session(browser, server.url, session)
+    revision = wait_until_shows(browser, api, session)['revision']
+    click_text(browser, 'Show: All')
+    wait_until_shows(browser, api, session, revision + 1)
+    assert css(browser, '#device-layers > .presentation--popover .panel').rect['width'] == 270
