@@ -3,6 +3,7 @@ test, and the folder screenshots go to."""
 
 import os
 import shutil
+import tempfile
 
 import pytest
 from selenium import webdriver
@@ -11,6 +12,11 @@ from selenium.webdriver.chrome.service import Service
 from harness import API, REPO, Server
 
 SCREENSHOTS = os.path.join(REPO, 'test-artifacts', 'screenshots')
+
+# Chromium leaves a folder (org.chromium.Chromium.*, its SingletonSocket) in its temporary
+# directory at every start, quit or not: about a hundred in /tmp per day of runs. Its
+# temporary directory is one of the run's own instead, removed when the run ends.
+BROWSER_TMP = tempfile.mkdtemp(prefix='browser-tests-')
 
 
 def _binary():
@@ -56,6 +62,10 @@ def screenshots():
     return SCREENSHOTS
 
 
+def pytest_sessionfinish(session, exitstatus):
+    shutil.rmtree(BROWSER_TMP, ignore_errors=True)
+
+
 def pytest_terminal_summary(terminalreporter):
     """Says where the screenshots are, whatever the verbosity (print output is captured)."""
     if os.path.isdir(SCREENSHOTS) and os.listdir(SCREENSHOTS):
@@ -74,7 +84,8 @@ def make_driver(reduced_motion=True):
                      '--force-device-scale-factor=1'):
         options.add_argument(argument)
     options.set_capability('goog:loggingPrefs', {'browser': 'ALL'})
-    service = Service(executable_path=shutil.which('chromedriver') or '/usr/bin/chromedriver')
+    service = Service(executable_path=shutil.which('chromedriver') or '/usr/bin/chromedriver',
+                      env={**os.environ, 'TMPDIR': BROWSER_TMP})
     driver = webdriver.Chrome(options=options, service=service)
     driver.set_window_size(1440, 1200)
     if reduced_motion:
