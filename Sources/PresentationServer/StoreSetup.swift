@@ -8,7 +8,6 @@
 #else
     import Foundation
 #endif
-import Dispatch
 import MicroHTTP
 import Presentation
 import SessionStorage
@@ -71,11 +70,8 @@ enum StoreSetup {
     /// Every `interval`: frees expired sessions (memory and disk) and writes the idle deadlines
     /// that reads moved. A lookup already treats an expired session as gone, so the interval only
     /// bounds how long an expired session takes room.
-    static func startSweep(_ store: InMemorySessionStore, every interval: Double) -> SweepTimer {
-        let queue = DispatchQueue(label: "session-sweep")
-        let timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(100))
-        timer.setEventHandler {
+    static func startSweep(_ store: InMemorySessionStore, every interval: Double) -> RepeatingWork {
+        RepeatingWork(label: "session-sweep", every: interval) {
             do {
                 let removed = try store.removeExpired(now: Date())
                 if removed > 0 {
@@ -86,33 +82,10 @@ enum StoreSetup {
                 Log.error("sweep_failed", [("reason", .string(failureReason(error)))])
             }
         }
-        timer.resume()
-        return SweepTimer(timer, on: queue)
     }
 
     /// A quarter of the default time-to-live, between 1 and 30 seconds.
     static func sweepInterval(_ limits: Limits) -> Double {
         min(30, max(1, Double(limits.sessionTTL) / 4))
-    }
-}
-
-/// The sweep's timer, to be cancelled by the stop. libdispatch's sources may be cancelled from
-/// any thread, but Dispatch does not mark them `Sendable`: the timer is held here, where
-/// nothing but `cancel` reaches it.
-final class SweepTimer: Sendable {
-    nonisolated(unsafe) private let timer: any DispatchSourceTimer
-    private let queue: DispatchQueue
-
-    init(_ timer: any DispatchSourceTimer, on queue: DispatchQueue) {
-        self.timer = timer
-        self.queue = queue
-    }
-
-    /// No sweep starts after this, and one under way has finished when it returns: the stop
-    /// then writes the leases and closes the journal alone, not beside a sweep that removes
-    /// sessions and writes leases of its own into a journal being closed.
-    func cancel() {
-        timer.cancel()
-        queue.sync {}
     }
 }

@@ -138,7 +138,7 @@ withExtendedLifetime(signalSources) { forever.wait() }
 
 /// A clean stop, then the process's end: 0, or 1 when what it held could not be written.
 func stopAndExit(
-    _ api: PresentationAPI, _ server: HTTPServer, _ sweep: SweepTimer, _ store: InMemorySessionStore,
+    _ api: PresentationAPI, _ server: HTTPServer, _ sweep: RepeatingWork, _ store: InMemorySessionStore,
     _ journal: SQLiteJournal?
 ) -> Never {
     api.beginShutdown()
