@@ -1,0 +1,146 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+import Synchronization
+
+/// Changes: made on a copy (or in place without a journal), written, committed, then told to the watchers.
+extension SessionEntry {
+    /// Runs `body` on a copy of the session and commits the copy only if `body` returns and,
+    /// with a journal, the copy is written.
+    func update<R>(at now: Date, journal: (any SessionJournal)?, _ body: (inout Session) throws -> R) throws -> R {
+        guard journal != nil else { return try apply(at: now, journal: nil, body) }
+        takeTurn()
+        defer { passTurn() }
+        return try apply(at: now, journal: journal, body)
+    }
+
+    /// Runs `body` on the session itself, with no copy, for a store without a journal and a
+    /// body that leaves the session as it found it whenever it throws (the caller's promise).
+    ///
+    /// A copy would share the session's arrays with the stored one, so that every array the
+    /// change touched was copied whole (copy-on-write); in place, arrays no reader holds
+    /// change where they are.
+    func updateInPlace(at now: Date, _ body: (inout Session) throws -> Void) throws {
+        try changeOpen(at: now) { state, _ in try body(&state.session) }
+    }
+
+    /// The same for a store with a journal, without waiting for the disk: `body` runs (now, or
+    /// after the changes already waiting for this session) on a copy, the copy's write is queued,
+    /// and `completion` gets the result on the journal's thread once the copy is written and is
+    /// the session, or the error that left the session as it was. Readers see the session as
+    /// last written meanwhile.
+    func update<R: Sendable>(
+        at now: Date, journal: any SessionJournal, _ body: @escaping @Sendable (inout Session) throws -> R,
+        completion: @escaping @Sendable (Result<R, any Error>) -> Void
+    ) {
+        enqueue { [self] in self.change(at: now, journal: journal, body, completion: completion) }
+    }
+
+    /// Holding the turn: makes the change and queues its write, keeping the turn until the
+    /// write is done; passes it at once when there is nothing to write.
+    private func change<R: Sendable>(
+        at now: Date, journal: any SessionJournal, _ body: (inout Session) throws -> R,
+        completion: @escaping @Sendable (Result<R, any Error>) -> Void
+    ) -> TurnEnd {
+        // Plain locals, not a `Result` of the three: a `Result` holding the session was copied
+        // four times a durable change through the runtime's generic witnesses, each copy
+        // retaining every array of the session (docs/performance.md, item 82).
+        var draft: Session?
+        let lease: SessionLease
+        let previous: StoredSession
+        let result: R
+        do {
+            (lease, previous, result) = try state.withLock { state throws -> (SessionLease, StoredSession, R) in
+                guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
+                // The lease moves with the change, once it is made: a change refused (a wrong
+                // token among the reasons) or not written keeps no session alive.
+                let lease = state.lease.used(at: now)
+                var changed = state.session
+                let result = try body(&changed)
+                // Nothing changed, so nothing to write: the result is that of a read.
+                if changed.revision != state.session.revision || changed != state.session {
+                    draft = changed
+                } else {
+                    state.lease = lease
+                }
+                return (lease, state.stored, result)
+            }
+        } catch {
+            completion(.failure(error))
+            return .passed
+        }
+        guard let draft else {
+            completion(.success(result))
+            return .passed
+        }
+        journal.save(draft, over: previous, lease: lease) { [self] written in
+            let notice = state.withLock { state -> (watchers: [Watch], change: SessionChange)? in
+                guard case .success(let bytes) = written else { return nil }
+                state.lease = state.lease.used(at: lease.lastAccess)
+                state.persistedAccess = max(state.persistedAccess, lease.lastAccess)
+                state.storedBytes = UInt32(clamping: bytes)
+                let revised = draft.revision != state.session.revision
+                state.session = draft
+                return revised ? (Self.ordered(state.watchers), .revised(draft.revision, token: draft.tokenDigest)) : nil
+            }
+            let failure: PresentationError? = if case .failure(let error) = written { error } else { nil }
+            if let notice {
+                for watch in notice.watchers { watch.tell(notice.change) }
+            }
+            // Answered before the next change runs, so that one session's answers keep their order.
+            completion(failure.map { .failure($0) } ?? .success(result))
+            passTurn()
+        }
+        return .kept
+    }
+
+    /// Runs `body` on a copy under the lock and commits the copy if `body` returns and, with a
+    /// journal, the copy is written (the caller holds the turn then).
+    private func apply<R>(at now: Date, journal: (any SessionJournal)?, _ body: (inout Session) throws -> R) throws -> R {
+        var result: R?
+        try changeOpen(at: now) { state, lease in
+            var draft = state.session
+            result = try body(&draft)
+            if let journal, draft.revision != state.session.revision || draft != state.session {
+                state.storedBytes = UInt32(clamping: try journal.save(draft, over: state.stored, lease: lease))
+                state.persistedAccess = lease.lastAccess
+            }
+            state.session = draft
+        }
+        guard let result else { preconditionFailure("update returned without a result") }
+        return result
+    }
+
+    /// Runs `change` on the state under the lock unless the session is closed or expired at
+    /// `now`, then tells the watchers, outside the lock, when the revision moved. `change` is
+    /// given the lease the session has once it returns: a change made keeps the session alive,
+    /// one that throws (refused, or not written) leaves its lease as it was.
+    private func changeOpen(at now: Date, _ change: (inout State, SessionLease) throws -> Void) throws {
+        let notice = try state.withLock { state throws -> (watchers: [Watch], change: SessionChange)? in
+            guard !state.closed, !state.closing, !state.lease.isExpired(at: now) else {
+                throw PresentationError.sessionNotFound
+            }
+            let lease = state.lease.used(at: now)
+            let revision = state.session.revision
+            try change(&state, lease)
+            state.lease = lease
+            guard state.session.revision != revision, !state.watchers.isEmpty else { return nil }
+            state.telling += 1
+            return (Self.ordered(state.watchers), .revised(state.session.revision, token: state.session.tokenDigest))
+        }
+        guard let notice else { return }
+        for watch in notice.watchers {
+            watch.tell(notice.change)
+        }
+        let closesNow = state.withLock { state -> Bool in
+            state.telling -= 1
+            return state.telling == State.closingFlag
+        }
+        if closesNow {
+            let entry = ObjectIdentifier(self)
+            Self.closings.withLock { $0.removeValue(forKey: entry) }?()
+        }
+    }
+}
