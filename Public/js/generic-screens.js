@@ -1,0 +1,147 @@
+// The generic kinds of screen, which any client may push: a list, choices, a form, a detail
+// view, and any other kind drawn as its params.
+import { h, isolated, uniqueID } from './dom.js';
+import { screenTitle } from './tree.js';
+import { params, object, text, screenTitleFrom, barButton, resultBanner } from './screen-parts.js';
+
+/** `params.items`: rows that push (`screen`) or hand a value back (`result`). */
+export function list(ctx) {
+  const items = Array.isArray(params(ctx).items) ? params(ctx).items : [];
+  const rows = items.map((item) => {
+    const target = item && typeof item.screen === 'string' ? item : null;
+    const handsBack = Boolean(object(item)) && 'result' in item;
+    const onclick = target
+      ? () => ctx.act.push({ screen: target.screen, title: target.title == null ? undefined : screenTitleFrom(target.title), params: object(target.params) ?? {} })
+      : handsBack
+        ? () => ctx.act.handBack(item.result)
+        : null;
+    const content = [h('span', { class: 'row-title' }, text(item?.title ?? item)), item?.subtitle ? h('span', { class: 'row-preview' }, text(item.subtitle)) : null];
+    return h('li', {}, onclick ? h('button', { type: 'button', class: ['row', target && 'row--chevron'], onclick }, content) : h('div', { class: 'row' }, content));
+  });
+  return {
+    body: h('div', { class: 'list-screen' }, resultBanner(ctx, () => null), h('ul', { class: 'list', 'aria-label': screenTitle(ctx.screen) }, rows)),
+  };
+}
+
+/**
+ * `params.options` (`{title, subtitle?, value}`), `params.selected`: a choice that applies as
+ * it is made. Each tap emits its value to the presenting screen and the screen stays up (a
+ * result that is a stream of values); Done hands the current one back as the last.
+ */
+export function choices(ctx) {
+  const p = params(ctx);
+  const options = Array.isArray(p.options) ? p.options : [];
+  const current = ctx.emitted !== undefined ? ctx.emitted : p.selected;
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const rows = options.map((option) => {
+    const chosen = current !== undefined && same(option?.value, current);
+    return h(
+      'li',
+      {},
+      h(
+        'button',
+        { type: 'button', class: ['row', 'choice', chosen && 'is-chosen'], 'aria-pressed': String(chosen), onclick: option && option.value != null ? () => ctx.act.emit(option.value) : null },
+        h('span', { class: 'row-title' }, text(option?.title ?? option)),
+        option?.subtitle ? h('span', { class: 'row-preview' }, text(option.subtitle)) : null,
+      ),
+    );
+  });
+  const done = () => (ctx.presentation ? ctx.act.dismiss(current === undefined ? undefined : current) : Promise.resolve());
+  return {
+    leading: [],
+    trailing: [barButton('Done', done, { kind: 'strong' })],
+    body: h('div', { class: 'list-screen' }, h('ul', { class: 'list', 'aria-label': screenTitle(ctx.screen) }, rows)),
+  };
+}
+
+/**
+ * The input types a form field may ask for: those whose value is text the person types. Any
+ * other is drawn as text: a `file` input refuses a value set by script (the draw would throw,
+ * and the page stay on the revision before), and `submit`, `reset`, `image` or `hidden` are
+ * not fields one fills in.
+ */
+const TEXT_TYPES = new Set(['text', 'email', 'number', 'password', 'search', 'tel', 'url', 'date', 'time', 'datetime-local', 'month', 'week']);
+
+/** `params.fields` (`{name, label, type?, value?, required?}`): submitting hands the values back. */
+export function form(ctx) {
+  const p = params(ctx);
+  // A field without a name has no value to hand back: it is left out, as a null one is.
+  const fields = Array.isArray(p.fields) ? p.fields.filter((field) => object(field) && typeof field.name === 'string' && field.name !== '') : [];
+  const formID = uniqueID('form');
+  const drawn = fields.map((field, index) => {
+    // Ids by place, not by name: two fields may share a name, and a name may hold a space.
+    const id = `${formID}-${index}`;
+    const initial = ctx.draft.has(field.name) ? ctx.draft.get(field.name) : field.value;
+    if (field.type === 'checkbox') {
+      const input = h('input', { id, name: field.name, type: 'checkbox', checked: initial === true || initial === 'on' });
+      return { field, input, element: h('div', { class: 'form-field form-field--check' }, input, h('label', { for: id }, text(field.label || field.name))) };
+    }
+    const input =
+      field.type === 'textarea'
+        ? h('textarea', { id, name: field.name, rows: 4, required: field.required, value: text(initial) })
+        : h('input', { id, name: field.name, type: TEXT_TYPES.has(field.type) ? field.type : 'text', required: field.required, value: text(initial) });
+    return { field, input, element: h('div', { class: 'form-field' }, h('label', { for: id }, text(field.label || field.name)), input) };
+  });
+  const element = h(
+    'form',
+    {
+      id: formID,
+      class: 'form',
+      onsubmit: (event) => {
+        event.preventDefault();
+        // Each value is read from the control drawn for its field: looked up by name in the
+        // form's elements, a name such as "0" or "length" found another control or none.
+        const values = {};
+        for (const { field, input } of drawn) {
+          values[field.name] = field.type === 'checkbox' ? input.checked : field.type === 'number' ? Number(input.value) : input.value;
+        }
+        ctx.act.handBack(p.result && typeof p.result === 'object' ? { ...p.result, values } : values);
+      },
+    },
+    resultBanner(ctx, () => null),
+    drawn.map(({ element: field }) => field),
+    h('button', { type: 'submit', class: 'button button--primary' }, text(p.submit || 'Done')),
+  );
+  return { trailing: [h('button', { type: 'submit', form: formID, class: 'bar-button bar-button--strong' }, text(p.submit || 'Done'))], body: element };
+}
+
+/** A detail view: a heading, text, then every other param as a labelled value. */
+export function detail(ctx) {
+  const p = params(ctx);
+  const { heading, body, ...rest } = p;
+  return {
+    body: h(
+      'div',
+      { class: 'detail' },
+      resultBanner(ctx, () => null),
+      heading ? h('h3', {}, text(heading)) : null,
+      body ? text(body).split('\n').map((line) => h('p', {}, line)) : null,
+      Object.keys(rest).length ? keyValueList(rest) : null,
+    ),
+  };
+}
+
+/** Any other kind: its params, as they are. */
+export function keyValue(ctx) {
+  const p = params(ctx);
+  return {
+    body: h(
+      'div',
+      { class: 'key-value' },
+      resultBanner(ctx, () => null),
+      h('p', { class: 'kind-label' }, 'Screen “', isolated(ctx.screen.screen), '”'),
+      Object.keys(p).length ? keyValueList(p) : h('p', { class: 'empty' }, 'No parameters.'),
+    ),
+  };
+}
+
+function keyValueList(object) {
+  return h(
+    'dl',
+    { class: 'kv' },
+    Object.entries(object).map(([key, value]) => [
+      h('dt', {}, key),
+      h('dd', {}, value !== null && typeof value === 'object' ? h('pre', {}, JSON.stringify(value, null, 2)) : text(value)),
+    ]),
+  );
+}
