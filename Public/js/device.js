@@ -3,22 +3,14 @@
 // change keeps its DOM (and what was typed into it), and changes animate: a push slides
 // in, a pop slides out, a sheet rises. Nothing here changes state: every tap goes to
 // `actions`, which asks the server.
-import { h, uniqueID, focusable, prefersReducedMotion } from './dom.js';
+import { h, uniqueID } from './dom.js';
 import { findScreen, layers, screenTitle } from './tree.js';
 import { renderScreen } from './screens.js';
-import { renderAlert, cancelAction } from './alert.js';
-
-/** What an element is, across redraws: its tag, name, label and text. */
-function elementKey(element) {
-  return [element.tagName, element.getAttribute('name'), element.getAttribute('aria-label'), element.textContent.trim()].join('|');
-}
-
-function findByKey(root, key) {
-  return [...root.querySelectorAll('button, input, textarea, select, a, [tabindex]')].find((element) => elementKey(element) === key) || null;
-}
-
-/** How long a leaving screen or layer stays for its animation (the CSS runs shorter). */
-const LEAVE_MS = 450;
+import { renderAlert } from './alert.js';
+import { elementKey, findByKey, moveFocus, onKeyDown } from './device-focus.js';
+import { announce, announceResult } from './device-announcer.js';
+import { animate, leave } from './device-motion.js';
+import { enableSwipe } from './sheet-swipe.js';
 
 export class DeviceView {
   /**
@@ -52,7 +44,7 @@ export class DeviceView {
     this.pushers = new Map();
     /** Screen id -> how its next change of state is shown (a `state-set` event's transition). */
     this.transitions = new Map();
-    document.addEventListener('keydown', (event) => this.onKeyDown(event));
+    document.addEventListener('keydown', (event) => onKeyDown(this, event));
   }
 
   /** Shows a message instead of a session. */
@@ -61,7 +53,7 @@ export class DeviceView {
     this.topKey = null;
     this.paths.clear();
     this.pushers.clear();
-    this.announce(null);
+    announce(this, null);
     this.container.replaceChildren(h('div', { class: 'device-empty' }, h('p', {}, message)));
   }
 
@@ -88,41 +80,15 @@ export class DeviceView {
         if (previous) previous.after(element);
         else this.container.prepend(element);
         if (layer.presentation && layer.presentation.style === 'popover') this.anchor(element, focused);
-        if (layer.presentation) this.animate(element, 'enter');
+        if (layer.presentation) animate(element, 'enter');
       }
       const above = wanted[depth + 1];
       this.updateLayer(element, layer, { isTop: depth === wanted.length - 1, coveredBy: above ? above.presentation.style : null });
       previous = element;
     });
-    for (const element of existing.values()) this.leave(element, 'leave');
-    this.moveFocus(wanted, appeared, hadFocus);
-    this.announceResult(before);
-  }
-
-  /**
-   * Reads out the banner of a result that came after revision `before`, on the screen the
-   * person is on (the top layer's top screen). Not a result the session already held when it
-   * was first drawn (that is not news), nor again at a later redraw of the same result (a
-   * change of state, a later revision elsewhere), nor one handed to a screen under a
-   * presentation, which the person cannot reach: its banner is there when they come back.
-   */
-  announceResult(before) {
-    if (before === null) return;
-    const top = [...this.container.children].filter((element) => element.dataset.layer && !element.classList.contains('is-leaving')).at(-1);
-    const banner = top?.querySelector('.stack > .screen:not(.is-leaving) .result-banner');
-    if (banner && Number(banner.dataset.revision) > before) this.announce([...banner.cloneNode(true).childNodes]);
-  }
-
-  /**
-   * Writes `pieces` into the announcer (null: empties it). Emptied first, and written a moment
-   * later: the same words as last time (a second "Settings saved.") are then a change, which a
-   * screen reader reads, and not text that is already there. The pieces are the banner's own
-   * nodes, so what a client wrote stays isolated (a `bdi`) as on screen.
-   */
-  announce(pieces) {
-    clearTimeout(this.announcing);
-    this.announcer.replaceChildren();
-    if (pieces) this.announcing = setTimeout(() => this.announcer.replaceChildren(...pieces), 50);
+    for (const element of existing.values()) leave(element, 'leave');
+    moveFocus(this, wanted, appeared, hadFocus);
+    announceResult(this, before);
   }
 
   // --- Layers -------------------------------------------------------------------------
@@ -151,7 +117,7 @@ export class DeviceView {
       style === 'popover' ? h('div', { class: 'popover-arrow', 'aria-hidden': 'true' }) : null,
       h('div', { class: 'stack' }),
     );
-    if (style === 'sheet') this.enableSwipe(panel, layer);
+    if (style === 'sheet') enableSwipe(panel, () => this.actions.cancel(layer));
     return h('div', attributes, backdrop, panel);
   }
 
@@ -212,8 +178,8 @@ export class DeviceView {
       this.fillScreen(screen, layer, index);
       if (direction === 'pop') element.insertBefore(screen, current);
       else element.append(screen);
-      if (current) this.leave(current, direction === 'push' ? 'push-out' : direction === 'pop' ? 'pop-out' : 'fade-out');
-      if (direction) this.animate(screen, direction === 'push' ? 'push-in' : direction === 'pop' ? 'pop-in' : 'fade-in');
+      if (current) leave(current, direction === 'push' ? 'push-out' : direction === 'pop' ? 'pop-out' : 'fade-out');
+      if (direction) animate(screen, direction === 'push' ? 'push-in' : direction === 'pop' ? 'pop-in' : 'fade-in');
     } else {
       this.fillScreen(screen, layer, index);
     }
@@ -284,7 +250,7 @@ export class DeviceView {
     if (element.dataset.state !== undefined && element.dataset.state !== stateName) {
       const transition = this.transitions.get(screen.id) || 'automatic';
       element.dataset.transition = transition;
-      if (transition !== 'none') this.animate(body, 'fade-in');
+      if (transition !== 'none') animate(body, 'fade-in');
     }
     this.transitions.delete(screen.id);
     element.dataset.state = stateName;
@@ -338,150 +304,8 @@ export class DeviceView {
     return act;
   }
 
-  // --- Motion -------------------------------------------------------------------------
-
-  animate(element, name) {
-    if (prefersReducedMotion()) return;
-    element.classList.add(`anim-${name}`);
-    setTimeout(() => element.classList.remove(`anim-${name}`), LEAVE_MS);
-  }
-
-  leave(element, name) {
-    element.classList.add('is-leaving');
-    element.inert = true;
-    element.setAttribute('aria-hidden', 'true');
-    if (prefersReducedMotion()) {
-      element.remove();
-      return;
-    }
-    element.classList.add(`anim-${name}`);
-    setTimeout(() => element.remove(), LEAVE_MS);
-  }
-
-  // --- Focus and keyboard -------------------------------------------------------------
-
-  moveFocus(wanted, appeared, hadFocus) {
-    const top = wanted[wanted.length - 1];
-    const topElement = this.layerElement(top.key);
-    const topScreen = top.stack ? top.stack.path[top.stack.path.length - 1].id : null;
-    const previousKey = this.topKey;
-    const previousScreen = this.topScreenID;
-    this.topKey = top.key;
-    this.topScreenID = topScreen;
-    if (!topElement) return;
-    const closed = top.key !== previousKey && previousKey && !wanted.some((layer) => layer.key === previousKey);
-    const opener = closed ? this.openers.get(previousKey) : null;
-    for (const key of [...this.openers.keys()]) if (!wanted.some((layer) => layer.key === key)) this.openers.delete(key);
-    // The top screen is shown (again): what pushed from it is spent. Screens no longer in any
-    // stack will not be shown again.
-    const pusher = this.pushers.get(topScreen);
-    this.pushers.delete(topScreen);
-    const shown = new Set(wanted.flatMap((layer) => (layer.stack ? layer.stack.path.map((item) => item.id) : [])));
-    for (const id of [...this.pushers.keys()]) if (!shown.has(id)) this.pushers.delete(id);
-    // Focus elsewhere on the page (the inspector, the open form) stays where the person put
-    // it: a change made on another device does not take it away mid-word.
-    if (!hadFocus) return;
-    if (top.key !== previousKey && appeared.has(top.key) && top.presentation) {
-      // A presentation appeared: focus moves into it, and comes back when it goes.
-      this.openers.set(top.key, document.activeElement);
-      this.focusInside(topElement, top);
-      return;
-    }
-    if (closed) {
-      if (opener && opener.isConnected && !opener.closest('[inert]')) opener.focus();
-      else this.focusTitle(topElement);
-      return;
-    }
-    const focusLost = document.activeElement === document.body || !document.activeElement || document.activeElement.closest('[inert]');
-    if (topScreen !== previousScreen && focusLost && previousScreen !== null) {
-      // After a pop, the control that pushed the popped screen, if it is still there.
-      const control = pusher && findByKey(topElement.querySelector('.screen:not(.is-leaving)'), pusher);
-      if (control) control.focus();
-      else this.focusTitle(topElement);
-    }
-  }
-
-  focusInside(element, layer) {
-    if (layer.presentation.style === 'alert') {
-      const field = element.querySelector('input');
-      const cancel = cancelAction(layer.presentation);
-      const button = cancel ? element.querySelector(`[data-action="${CSS.escape(cancel.id)}"]`) : null;
-      (field || button || focusable(element)[0])?.focus();
-      return;
-    }
-    const screen = element.querySelector('.screen:not(.is-leaving)');
-    const control = screen?.querySelector('.screen-body input, .screen-body textarea, .screen-body select');
-    if (control) control.focus();
-    else this.focusTitle(element);
-  }
-
-  focusTitle(element) {
-    const title = element.querySelector('.screen:not(.is-leaving) .nav-title');
-    if (title) title.focus({ preventScroll: true });
-  }
-
+  /** The element of layer `key` as drawn, not one leaving. */
   layerElement(key) {
     return [...this.container.children].find((element) => element.dataset.layer === key && !element.classList.contains('is-leaving'));
   }
-
-  /** Escape cancels a sheet or popover (no result), and answers an alert with its cancel action. */
-  onKeyDown(event) {
-    if (event.key !== 'Escape' || event.defaultPrevented || !this.session) return;
-    const target = event.target;
-    if (target !== document.body && !this.container.contains(target)) return;
-    const top = layers(this.session).at(-1);
-    if (!top.presentation) return;
-    const style = top.presentation.style;
-    if (style === 'sheet' || style === 'popover') {
-      event.preventDefault();
-      this.actions.cancel(top);
-    } else if (style === 'alert') {
-      // The same as pressing the cancel action, fields and all.
-      const cancel = cancelAction(top.presentation);
-      const button = cancel && this.layerElement(top.key)?.querySelector(`[data-action="${CSS.escape(cancel.id)}"]`);
-      if (!button) return;
-      event.preventDefault();
-      button.click();
-    }
-  }
-
-  /** Dragging a sheet down past a quarter of its height cancels it, like Escape. */
-  enableSwipe(panel, layer) {
-    let start = null;
-    const reset = () => {
-      start = null;
-      panel.classList.remove('is-dragging');
-      panel.style.setProperty('--drag', '0px');
-    };
-    panel.addEventListener('pointerdown', (event) => {
-      if (!event.isPrimary || event.button !== 0) return;
-      if (!event.target.closest('.grabber, .nav-bar') || event.target.closest('button, input, textarea, a')) return;
-      start = { y: event.clientY, pointer: event.pointerId };
-      panel.setPointerCapture(event.pointerId);
-      panel.classList.add('is-dragging');
-    });
-    panel.addEventListener('pointermove', (event) => {
-      if (!start || event.pointerId !== start.pointer) return;
-      panel.style.setProperty('--drag', `${Math.max(0, event.clientY - start.y)}px`);
-    });
-    const finish = (event) => {
-      if (!start || event.pointerId !== start.pointer) return;
-      const distance = event.clientY - start.y;
-      if (distance > panel.getBoundingClientRect().height / 4) {
-        start = null;
-        panel.classList.remove('is-dragging');
-        // `cancel` reports a refusal itself and resolves either way: a sheet still shown
-        // afterwards (refused, unreachable server) goes back up; one dismissed sinks from here.
-        const settle = () => {
-          if (!panel.closest('.is-leaving')) reset();
-        };
-        this.actions.cancel(layer).then(settle, settle);
-        return;
-      }
-      reset();
-    };
-    panel.addEventListener('pointerup', finish);
-    panel.addEventListener('pointercancel', reset);
-  }
 }
-

@@ -53,6 +53,6 @@ export function resultBanner(ctx, describe) {
   if (!result) return null;
   const description = describe(result.value) ?? [`Result from ${result.from}: `, isolated(JSON.stringify(result.value))];
   // Not a live region itself: one inserted with its words is not read out. The device writes
-  // a new result's banner into its one announcer (device.js, announceResult).
+  // a new result's banner into its one announcer (device-announcer.js, announceResult).
   return h('p', { class: 'result-banner', dataset: { from: result.from, revision: result.revision } }, description);
 }
