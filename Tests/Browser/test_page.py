@@ -12,7 +12,7 @@ def test_the_page_loads_under_its_own_policy_from_its_own_origin(browser, server
     origins = browser.execute_script('return [...new Set(performance.getEntriesByType("resource").map((e) => new URL(e.name).origin))]')
     assert origins == [server.url]
     modules = browser.execute_script('return performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname)')
-    assert '/js/app.js' in modules and '/styles.css' in modules
+    assert '/js/app.js' in modules and '/css/base.css' in modules
     # The fixture checks after each test that no policy violation or uncaught error occurred.
 
 
