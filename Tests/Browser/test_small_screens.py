@@ -198,13 +198,15 @@ def check_tap_areas(driver, server, api):
     measure(('#notice-close', 'the notice\'s ×'), ('#start-demo', 'Start'), ('.open-session summary', 'Open a session'),
             ('#leave', 'Leave'))
     css(driver, '.open-session summary').click()
-    measure(('#open-form button', 'Open'))
+    measure(('#open-form button', 'Open'), ('#open-form input', 'a field of the open form'))
     css(driver, '.open-session summary').click()
     # The device.
     session = api.create(DEMO_INBOX)
     open_session(driver, server.url, session)
     top = '#device-layers > .is-top .stack > .screen:not(.is-leaving)'
     wait_until_shows(driver, api, session)
+    measure(('#operation', 'the inspector\'s Operation'), ('#if-match', 'the inspector\'s If-Match'),
+            ('#operation-body', 'the inspector\'s body'))
     measure((f'{top} .bar-button', 'a bar button'), (f'{top} .button-row .button', 'Show'), (f'{top} .row', 'a message row'))
     revision = api.op(session, 'push', {'screen': 'message', 'title': 'Notes', 'params': DEMO_INBOX['params']['messages'][0]})['revision']
     wait_until_shows(driver, api, session, revision)
@@ -216,26 +218,34 @@ def check_tap_areas(driver, server, api):
     wait_until_shows(driver, api, session, revision + 2)
     click_text(driver, 'Reply')
     wait_until_shows(driver, api, session, revision + 3)
-    measure((f'{top} .bar-button', 'a sheet\'s button'))
+    measure((f'{top} .bar-button', 'a sheet\'s button'), (f'{top} .compose input', 'a compose field'),
+            (f'{top} .compose textarea', 'the message\'s text'))
     api.op(session, 'dismiss', {})
     api.op(session, 'pop', {})
     wait_until_shows(driver, api, session, revision + 5)
     click_text(driver, 'Settings')
     wait_until_shows(driver, api, session, revision + 6)
-    measure((f'{top} .form-field--check', 'the checkbox and its label'), (f'{top} .button', 'Save'))
+    measure((f'{top} .form-field--check', 'the checkbox and its label'), (f'{top} .button', 'Save'),
+            (f'{top} .form-field input:not([type="checkbox"])', 'a form\'s field'))
+    api.op(session, 'present', {'style': 'alert', 'alert': {
+        'title': 'Rename', 'fields': [{'id': 'name', 'placeholder': 'Name'}],
+        'actions': [{'id': 'cancel', 'title': 'Cancel', 'role': 'cancel'}, {'id': 'ok', 'title': 'OK'}]}})
+    wait_until_shows(driver, api, session, revision + 7)
+    measure(('#device-layers > .is-top .alert-field input', 'an alert\'s field'))
     return seen
 
 
 def test_every_control_is_big_enough_for_a_finger(browser, server, api):
     # The bar buttons reached 44 px (above), the rest did not: Message/Original were 33 px tall,
     # Show and Reply 32 and 36, the notice's × 29 × 22, the top bar's buttons 32, the popover's
-    # rows 41, and the Settings checkbox 20 × 20 beside a 19 px label (a 40 px card).
+    # rows 41, and the Settings checkbox 20 × 20 beside a 19 px label (a 40 px card). Then the
+    # text fields: the open form's were 35 px tall, an alert's and If-Match 32, a form's 23.
     seen = check_tap_areas(browser, server, api)
     short = [area for area in seen if area[1] < 44 or area[2] < 44 or area[3]]
     assert short == [], f'too small to tap, or a tap near an edge misses (of {len(seen)}): {short}'
 
 
-@pytest.mark.parametrize('small', SIZES[:1], indirect=True, ids=['360x740-phone'])
+@pytest.mark.parametrize('small', [NARROWEST, *SIZES[:2]], indirect=True, ids=['320x640-phone', '360x740-phone', '390x844-phone'])
 def test_every_control_is_big_enough_for_a_finger_on_a_phone(small, server, api):
     # On a phone the top bar's buttons wrap into rows 8 px apart: their tap areas must not
     # overlap, or a tap at one's bottom edge lands on the one below.
