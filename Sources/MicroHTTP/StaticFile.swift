@@ -1,6 +1,8 @@
 /// One file as it is served: its bytes, its entity tag, and what it was read from.
 struct StaticFile: Sendable {
-    let bytes: [UInt8]
+    /// Sent without a copy by every answer (`.shared`), a 304's too: libmicrohttpd sends no
+    /// body for a 304 but states the 200's length from it (RFC 9110 8.6).
+    let bytes: SharedBytes
     /// Device, inode, size and modification time when read: a change means reading again.
     let identity: FileSystem.Identity
     let mediaType: MediaType
@@ -8,7 +10,7 @@ struct StaticFile: Sendable {
     let entityTag: String
 
     init(bytes: [UInt8], identity: FileSystem.Identity, mediaType: MediaType) {
-        self.bytes = bytes
+        self.bytes = bytes.withUnsafeBufferPointer { SharedBytes(copying: $0) }
         self.identity = identity
         self.mediaType = mediaType
         entityTag = "\"\(String(bytes.count, radix: 16))-\(Self.fingerprint(bytes))\""

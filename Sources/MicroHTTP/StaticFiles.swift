@@ -50,7 +50,7 @@ public final class StaticFiles: Sendable {
         guard let file = file(at: request.path) else { return nil }
         var headers: HTTPHeaders = ["ETag": file.entityTag, "Cache-Control": "no-cache"]
         if let condition = request.headers.list("If-None-Match"), EntityTags.any(in: condition, matches: file.entityTag) {
-            return HTTPResponse(status: .notModified, headers: headers)
+            return HTTPResponse(status: .notModified, headers: headers, body: .shared(file.bytes))
         }
         headers.add("Content-Type", file.mediaType.value)
         headers.add("X-Content-Type-Options", "nosniff")
@@ -58,7 +58,7 @@ public final class StaticFiles: Sendable {
         if file.mediaType == .html {
             for field in pageHeaders { headers.set(field.name, field.value) }
         }
-        return HTTPResponse(status: .ok, headers: headers, bytes: file.bytes)
+        return HTTPResponse(status: .ok, headers: headers, body: .shared(file.bytes))
     }
 
     /// Whether `path` names a file served here, whatever the method asking.

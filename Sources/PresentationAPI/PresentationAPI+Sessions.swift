@@ -106,9 +106,12 @@ extension PresentationAPI {
                 return false
             } else if let notModified, notModified == nil || notModified?.contains(session.revision) == true {
                 // RFC 9110 15.4.5: a 304 carries the Cache-Control the 200 would, or a cache
-                // refreshing its stored answer with it would keep it by rules of its own.
+                // refreshing its stored answer with it would keep it by rules of its own. Its
+                // body is the 200's, never sent: libmicrohttpd states its length, which must be
+                // the 200's if stated at all (RFC 9110 8.6), and an empty one would say 0.
                 let headers: HTTPHeaders = ["ETag": ETag.value(for: session.revision), "Cache-Control": "no-store"]
-                answer = .success(HTTPResponse(status: .notModified, headers: headers))
+                answer = .success(
+                    HTTPResponse(status: .notModified, headers: headers, body: .shared(sessionJSON.json(for: session))))
             } else {
                 answer = .success(sessionJSON.readResponse(for: session))
             }

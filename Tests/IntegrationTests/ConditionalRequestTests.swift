@@ -39,6 +39,27 @@ struct ConditionalRequestTests {
         }
     }
 
+    /// RFC 9110 8.6: a server MUST NOT send a 304 a Content-Length other than the one its 200
+    /// would carry. libmicrohttpd counts the response it is given, so an empty one said 0.
+    @Test("A 304's Content-Length is the 200's, for GET and HEAD, and the connection frames what follows")
+    func notModifiedContentLength() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            try client.post("push", to: session, json: ["screen": "detail"]).expectSession(revision: 2)
+            let whole = try client.get(session.route(), token: session.token)
+            for method in ["GET", "HEAD"] {
+                let unchanged = try client.request(
+                    method, session.route(), token: session.token, headers: [("If-None-Match", "\"2\"")])
+                #expect(unchanged.status == 304)
+                #expect(unchanged.body.isEmpty)
+                #expect(unchanged.header("Content-Length") == String(whole.body.count), "\(method)")
+                #expect(unchanged.header("Content-Type") == nil, "\(method)")
+            }
+            #expect(try client.get(session.route(), token: session.token).body == whole.body)
+        }
+    }
+
     /// `*` matches any current representation (RFC 9110 13.1.2): a client that asks for the
     /// session only if it has none gets 304 for one that exists, whatever its revision. A list
     /// matches when any tag in it does.

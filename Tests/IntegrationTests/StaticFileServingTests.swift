@@ -21,7 +21,12 @@ struct StaticFileServingTests {
             let cached = try client.get("/", headers: [("If-None-Match", page.header("ETag") ?? "")])
             #expect(cached.status == 304)
             #expect(cached.body.isEmpty)
+            // RFC 9110 8.6: a 304's Content-Length, when sent, is the 200's.
+            #expect(cached.header("Content-Length") == String(page.body.count))
+            #expect(cached.header("Content-Type") == nil)
             #expect(!client.isClosed)
+            // The connection still frames the next answer right: the 304 sent no body.
+            #expect(try client.get("/").text == page.text)
         }
     }
 
