@@ -23,4 +23,10 @@ public final class RepeatingWork: Sendable {
         timer.cancel()
         queue.sync {}
     }
+
+    /// No run starts after this, but one under way may still be running when it returns: for a
+    /// caller that may hold a lock the work takes.
+    public func cancelWithoutWaiting() {
+        timer.cancel()
+    }
 }

@@ -49,6 +49,9 @@ public protocol SessionStore: Sendable {
     /// (docs/performance.md, item 47). `body` keeps its answer in a variable of the caller's.
     func read(_ id: SessionID, _ body: (borrowing Session) -> Bool) -> Bool
 
+    /// The session's lease (its idle deadline), without counting as a use; nil when there is none.
+    func lease(of id: SessionID) -> SessionLease?
+
     /// Runs `body` on the session under that session's lock (other sessions proceed in parallel).
     ///
     /// Changes made by `body` are committed only if it returns normally and, in a durable store,

@@ -154,8 +154,11 @@ extension PresentationAPI {
         heartbeat.add(stream) {
             _ = store.read(id) { $0.tokenDigest.matches(openedWith) }
         }
+        let keeper = LeaseKeeper.start(
+            for: id, openedWith: openedWith, in: store, renewedEvery: configuration.heartbeatSeconds)
         let heartbeat = heartbeat
         stream.onClose {
+            keeper?.stop()
             watch.cancel()
             heartbeat.remove(stream)
         }

@@ -41,7 +41,13 @@ enum SessionWaiter {
             }
         }
         guard let watch else { return .now(gone) }
-        deferred.onEnd { watch.cancel() }
+        // Its answer renews the session, but a wait longer than the session's time-to-live
+        // would find it expired first.
+        let keeper = LeaseKeeper.start(for: id, openedWith: openedWith, in: store, renewedEvery: Double(seconds))
+        deferred.onEnd {
+            watch.cancel()
+            keeper?.stop()
+        }
         // A change may have landed between the caller's look and the watch: look again.
         if let session = store.session(id), let answer = guarded(session) {
             deferred.complete(with: answer)

@@ -62,4 +62,60 @@ struct StreamLeaseTests {
         clock.advance(by: 3)
         try client.get(session.route(), token: token).expectProblem(404, "session_not_found")
     }
+
+    /// A creator may ask for a `ttl` as short as 1 s; the heartbeat comes every 15. Such a
+    /// session must not expire under a client following it: it is renewed every third of its
+    /// time-to-live while followed, by real time, whatever the test's clock says.
+    @Test("A session whose ttl is shorter than the heartbeat stays alive while its event stream is open")
+    func streamKeepsShortLivedSessionAlive() throws {
+        let clock = TestClock()
+        let server = try TestServer(limits: Limits(sessionTTL: 4), clock: clock)
+        defer { server.stop() }
+        let client = try server.connect()
+        let session = try client.createSession()
+        let id = try #require(SessionID(rawValue: session.id))
+        let stream = try EventStream(
+            connection: try server.connect(), path: session.route("events"),
+            headers: [("Authorization", "Bearer \(session.token)")])
+        #expect(stream.head.status == 200)
+        for _ in 0..<3 {
+            clock.advance(by: 3)
+            try expectRenewal(of: id, at: clock.now, in: server.store)
+        }
+        // 9 s after the last request, with a ttl of 4 and no beat.
+        #expect(try client.get(session.route(), token: session.token).status == 200)
+    }
+
+    @Test("A long poll waiting longer than its session's ttl keeps the session alive, and a change ends it")
+    func longPollKeepsShortLivedSessionAlive() throws {
+        let clock = TestClock()
+        let server = try TestServer(limits: Limits(sessionTTL: 4), clock: clock)
+        defer { server.stop() }
+        let client = try server.connect()
+        let session = try client.createSession()
+        let id = try #require(SessionID(rawValue: session.id))
+        let poll = try server.connect()
+        try poll.write(
+            "GET", session.route("events") + "?after=1&wait=30", headers: [("Authorization", "Bearer \(session.token)")])
+        for _ in 0..<3 {
+            clock.advance(by: 3)
+            try expectRenewal(of: id, at: clock.now, in: server.store)
+        }
+        try client.post("push", to: session, json: ["screen": "detail"]).expectSession(revision: 2)
+        let answer = try poll.readResponse(timeout: .seconds(10))
+        #expect(answer.status == 200)
+        #expect(answer.text.contains("\"pushed\""))
+    }
+
+    /// Waits (real time) until the session's lease was renewed at `now`.
+    private func expectRenewal(of id: SessionID, at now: Date, in store: InMemorySessionStore) throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while store.lease(of: id)?.lastAccess != now {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("the lease was not renewed: last access \(String(describing: store.lease(of: id)?.lastAccess))")
+                throw ClientError.timedOut(waitingFor: "a renewal")
+            }
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+    }
 }
