@@ -86,9 +86,11 @@ VOLUME /data
 # bounds the wait even where the runtime does not enforce --timeout. It speaks no TLS: with
 # TLS_CERT set the server answers HTTPS only, and a plain GET would mark a healthy server
 # unhealthy, so there the check is that the port accepts a connection. It connects to HOST
-# when that names one address (the server listens there alone), else to 127.0.0.1.
+# when that names one address (the server listens there alone), else to 127.0.0.1. The
+# server takes an IPv6 address in brackets too (`[::1]`), which bash's /dev/tcp does not,
+# so the brackets come off first.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=5s --retries=3 \
-    CMD ["bash", "-c", "h=${HOST:-127.0.0.1}; case $h in 0.0.0.0|::) h=127.0.0.1;; esac; exec 3<>/dev/tcp/$h/${PORT:-8080} || exit 1; [ -z \"$TLS_CERT\" ] || exit 0; printf 'GET /healthz HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && read -r -t 4 version status rest <&3 && [ \"$status\" = 200 ]"]
+    CMD ["bash", "-c", "h=${HOST:-127.0.0.1}; h=${h//[][]/}; case $h in 0.0.0.0|::) h=127.0.0.1;; esac; exec 3<>/dev/tcp/$h/${PORT:-8080} || exit 1; [ -z \"$TLS_CERT\" ] || exit 0; printf 'GET /healthz HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && read -r -t 4 version status rest <&3 && [ \"$status\" = 200 ]"]
 
 # The server itself is PID 1 (exec form, no shell): SIGTERM reaches it, and it stops
 # accepting, ends streams, lets requests in flight finish (up to 10 s) and exits 0.

@@ -42,13 +42,23 @@ struct ContainerHealthCheckTests {
         #expect(try Self.runHealthCheck(["PORT": String(port)]) != 0)
     }
 
-    @Test("It follows HOST when that names one address, IPv4 or IPv6", arguments: ["127.0.0.2", "::1"])
+    /// The server takes an IPv6 address in brackets too (`[::1]`, as in a URL), but bash's
+    /// `/dev/tcp` does not: the check must take the brackets off.
+    @Test("It follows HOST when that names one address, IPv4 or IPv6", arguments: ["127.0.0.2", "::1", "[::1]"])
     func oneAddress(host: String) throws {
         let server = try ServerProcess.start(arguments: ["--port", "0"], environment: ["HOST": host], accessLog: false)
         let port = try server.port()
         #expect(try Self.runHealthCheck(["HOST": host, "PORT": String(port)]) == 0)
         #expect(try server.terminate() == 0)
         #expect(try Self.runHealthCheck(["HOST": host, "PORT": String(port)]) != 0)
+    }
+
+    @Test("It connects to 127.0.0.1 when HOST names every address", arguments: ["::", "[::]"])
+    func everyAddress(host: String) throws {
+        let server = try ServerProcess.start(arguments: ["--port", "0"], environment: ["HOST": host], accessLog: false)
+        let port = try server.port()
+        #expect(try Self.runHealthCheck(["HOST": host, "PORT": String(port)]) == 0)
+        #expect(try server.terminate() == 0)
     }
 
     @Test("It passes for a healthy server configured for HTTPS with TLS_CERT and TLS_KEY")
