@@ -15,6 +15,37 @@ extension InMemorySessionStore {
     /// that came just before its lease ran out) is left to the next sweep.
     @discardableResult
     public func removeExpired(now: Date) throws(PresentationError) -> Int {
+        let removed = closeExpired(now: now)
+        guard !removed.isEmpty else { return 0 }
+        try journal?.remove(removed)
+        return removed.count
+    }
+
+    /// For a creation about to be refused at `maxSessions`: removes the sessions that expired
+    /// since the last sweep, and says whether any went. An expired session answers 404 at once,
+    /// but the sweep that frees it comes up to 30 s later; until then it held a slot, and a
+    /// creation was refused for a session nobody could use any more.
+    ///
+    /// At most once a second: each call looks at every session, and a flood of creations at
+    /// the limit must not each pay for that. The journal's removal is queued, not waited for,
+    /// so the creation does not wait on the disk for sessions it never touched; if that write
+    /// fails the rows stay, already expired, and the next start-up drops them, as after a
+    /// failed sweep.
+    func removeExpiredForRoom(now: Date) -> Bool {
+        let second = Int(now.timeIntervalSinceReferenceDate.rounded(.down))
+        let last = roomSweepSecond.load(ordering: .relaxed)
+        guard second != last,
+            roomSweepSecond.compareExchange(expected: last, desired: second, ordering: .relaxed).exchanged
+        else { return false }
+        let removed = closeExpired(now: now)
+        guard !removed.isEmpty else { return false }
+        journal?.remove(removed) { _ in }
+        return true
+    }
+
+    /// Closes every session whose lease ran out by `now`, drops it from memory and tells its
+    /// watchers `.deleted`: what the journal must then remove.
+    private func closeExpired(now: Date) -> [StoredSession] {
         var removed: [(watchers: [Watch], stored: StoredSession)] = []
         for shard in shards {
             let candidates = shard.entries.withLock { Array($0) }
@@ -26,13 +57,12 @@ extension InMemorySessionStore {
                 removed.append(closed)
             }
         }
-        guard !removed.isEmpty else { return 0 }
+        guard !removed.isEmpty else { return [] }
         sessionCount.subtract(removed.count, ordering: .relaxed)
         for closed in removed {
             for watch in closed.watchers { watch.tell(.deleted) }
         }
-        try journal?.remove(removed.map(\.stored))
-        return removed.count
+        return removed.map(\.stored)
     }
 
     /// Writes the last-access times that reads have moved since the last write, in one batch, so

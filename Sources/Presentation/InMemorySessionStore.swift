@@ -21,6 +21,8 @@ public final class InMemorySessionStore: SessionStore {
     private let makeIdentity: @Sendable () -> (SessionID, SessionToken)
     let shards: [SessionShard]
     let sessionCount = Atomic<Int>(0)
+    /// The second (since the reference date) of the last `removeExpiredForRoom`, which runs at most once in one.
+    let roomSweepSecond = Atomic<Int>(Int.min)
 
     private static let shardCount = 64
     /// Random ids never collide in practice; an injected generator that keeps colliding is a bug.
@@ -167,7 +169,7 @@ public final class InMemorySessionStore: SessionStore {
         if let memoryBudget, memoryBudget.isExceeded(now: now) {
             throw .memoryLimitReached(limit: memoryBudget.limit)
         }
-        try reserveSlot()
+        try reserveSlot(now: now)
         let lease = SessionLease(timeToLive: limits.timeToLive(requested: timeToLive), lastAccess: now)
         for _ in 0..<Self.idAttempts {
             let (id, token) = makeIdentity()
@@ -206,16 +208,23 @@ public final class InMemorySessionStore: SessionStore {
         }
     }
 
-    /// Takes one of the `maxSessions` slots, or refuses; a compare-and-swap so concurrent creations never overshoot.
-    private func reserveSlot() throws(PresentationError) {
+    /// Takes one of the `maxSessions` slots, or refuses. Sessions that expired but wait for the
+    /// sweep hold slots that nobody can use: they are freed first (`removeExpiredForRoom`).
+    private func reserveSlot(now: Date) throws(PresentationError) {
+        if takeSlot() { return }
+        guard removeExpiredForRoom(now: now), takeSlot() else { throw .tooManySessions(limit: limits.maxSessions) }
+    }
+
+    /// A compare-and-swap, so that concurrent creations never overshoot.
+    private func takeSlot() -> Bool {
         var current = sessionCount.load(ordering: .relaxed)
-        while true {
-            guard current < limits.maxSessions else { throw .tooManySessions(limit: limits.maxSessions) }
+        while current < limits.maxSessions {
             let (exchanged, original) = sessionCount.compareExchange(
                 expected: current, desired: current + 1, ordering: .relaxed)
-            if exchanged { return }
+            if exchanged { return true }
             current = original
         }
+        return false
     }
 
     public func session(_ id: SessionID, countingAsUse counts: (borrowing Session) -> Bool) -> Session? {

@@ -89,6 +89,36 @@ struct ExpiryTests {
         #expect(store.session(long) != nil)
     }
 
+    /// An expired session answers 404 at once, but the sweep that frees it runs up to 30 s
+    /// later: until then it held one of `maxSessions`, and creations were refused for a
+    /// session nobody could use any more.
+    @Test("A full store makes room from sessions that expired before the sweep came, rather than refuse")
+    func fullStoreTakesExpiredSlots() throws {
+        let clock = ManualClock()
+        let journal = RecordingJournal()
+        let store = InMemorySessionStore(
+            limits: Limits(maxSessions: 2, sessionTTL: 10), journal: journal, clock: { clock.now })
+        let old = try store.create(root: Fixture.spec("a"), now: clock.now).session.id
+        let log = ChangeLog()
+        _ = store.watch(old, log.append)
+        clock.advance(6)
+        let fresh = try store.create(root: Fixture.spec("b"), now: clock.now).session.id
+        #expect(throws: PresentationError.tooManySessions(limit: 2), "both are live") {
+            try store.create(root: Fixture.spec("c"), now: clock.now)
+        }
+        clock.advance(6)
+        #expect(store.session(old) == nil, "expired, not yet swept")
+        let made = try store.create(root: Fixture.spec("c"), now: clock.now).session.id
+        #expect(store.count == 2)
+        #expect(log.all == [.deleted], "its watchers are told, as by the sweep")
+        #expect(journal.removed == [old], "and it leaves the journal")
+        #expect(store.session(fresh) != nil)
+        #expect(store.session(made) != nil)
+        #expect(throws: PresentationError.tooManySessions(limit: 2), "the two left are live") {
+            try store.create(root: Fixture.spec("d"), now: clock.now)
+        }
+    }
+
     @Test("The sweep frees expired sessions, tells their watchers, and leaves the others")
     func sweep() throws {
         let clock = ManualClock()
