@@ -217,6 +217,25 @@ struct ProblemDetails: Sendable {
         headers.set("Retry-After", "60")
     }
 
+    /// `text` with each bidirectional control written as `<U+202E>`. A detail quotes what the
+    /// client sent (a path, a field's name, an alert action), and a right-to-left override
+    /// in it reversed the rest of the detail wherever it was shown, the server's own words
+    /// too. Our words hold no such controls, so only the quoted text changes; members meant
+    /// for programs (`pointer`) keep it exactly as sent.
+    static func showingBidiControls(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: \.properties.isBidiControl) else { return text }
+        var shown = ""
+        for scalar in text.unicodeScalars {
+            if scalar.properties.isBidiControl {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                shown += "<U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex + ">"
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
+    }
+
     /// The `application/problem+json` response.
     var response: HTTPResponse {
         var writer = JSONWriter(capacity: 256)
@@ -228,7 +247,7 @@ struct ProblemDetails: Sendable {
         writer.key("status")
         writer.writeInt(status.rawValue)
         writer.key("detail")
-        writer.writeString(detail)
+        writer.writeString(Self.showingBidiControls(detail))
         writer.key("code")
         writer.writeString(code)
         for (name, value) in extensions {

@@ -36,6 +36,22 @@ struct ErrorMappingTests {
         #expect(harness.send(.get, "/v1/sessions/\(id)", token: token).bodyBytes == before)
     }
 
+    /// A right-to-left override quoted in a detail reversed the server's own words after it
+    /// wherever the detail was shown; the `pointer` member, for programs, keeps what was sent.
+    @Test("Bidirectional controls quoted in a detail are shown as code points; pointer keeps them")
+    func bidiControlsInDetail() throws {
+        let (id, token) = try harness.createSession()
+        let name = "par\u{202E}ams\u{2066}x\u{200F}"
+        let response = harness.send(
+            .post, "/v1/sessions/\(id)/push", json: #"{"screen": "a", "\#(name)": 1}"#, token: token)
+        #expect(try response.problemCode() == "unknown_field")
+        let problem = try response.jsonObject()
+        let detail = try #require(problem["detail"] as? String)
+        #expect(detail == "/par<U+202E>ams<U+2066>x<U+200F> is not a field of this request")
+        #expect(!detail.unicodeScalars.contains { $0.properties.isBidiControl })
+        #expect(problem["pointer"] as? String == "/\(name)")
+    }
+
     @Test("A body that is not JSON by its content type is a 415")
     func wrongContentType() throws {
         let (id, token) = try harness.createSession()
