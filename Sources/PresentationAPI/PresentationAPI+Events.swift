@@ -29,7 +29,7 @@ extension PresentationAPI {
         let sessionJSON = includesSession ? sessionJSON : nil
         guard backlog.isEmpty, wait > 0 else { return .now(Self.eventsResponse(backlog, session, sessionJSON)) }
         return SessionWaiter.wait(
-            for: session, in: store, seconds: wait,
+            for: session, in: store, seconds: wait, renewals: renewals,
             ready: { session in
                 do {
                     let events = try session.events(after: start)
@@ -96,7 +96,7 @@ extension PresentationAPI {
             return .now(Self.statusResponse(outcome, session))
         }
         return SessionWaiter.wait(
-            for: session, in: store, seconds: wait,
+            for: session, in: store, seconds: wait, renewals: renewals,
             ready: { session in
                 guard let outcome = try? session.outcome(of: presentation),
                     outcome.status != .presented || Self.emitted(by: presentation, in: session, after: after)
@@ -154,11 +154,10 @@ extension PresentationAPI {
         heartbeat.add(stream) {
             _ = store.read(id) { $0.tokenDigest.matches(openedWith) }
         }
-        let keeper = LeaseKeeper.start(
-            for: id, openedWith: openedWith, in: store, renewedEvery: configuration.heartbeatSeconds)
+        let unfollow = renewals.follow(id, openedWith: openedWith, renewedOtherwiseEvery: configuration.heartbeatSeconds)
         let heartbeat = heartbeat
         stream.onClose {
-            keeper?.stop()
+            unfollow?()
             watch.cancel()
             heartbeat.remove(stream)
         }

@@ -22,6 +22,8 @@ public final class PresentationAPI: HTTPHandler {
     /// stack, a screen, and its result or state (`documentDepth`).
     let documentParser: JSONParser
     let heartbeat: Heartbeat
+    /// Followed sessions whose ttl is too short for the heartbeat or a long poll's wait.
+    let renewals: LeaseRenewals
     let creations: ReplyCache
     /// Nil unless `creationsPerMinutePerAddress` is set.
     let creationRate: CreationRateLimit?
@@ -47,6 +49,7 @@ public final class PresentationAPI: HTTPHandler {
         documentParser = JSONParser(
             maxDepth: Self.documentDepth(bodyDepth: configuration.maxJSONDepth, limits: store.limits))
         heartbeat = Heartbeat(interval: configuration.heartbeatSeconds)
+        renewals = LeaseRenewals(store: store)
         creations = ReplyCache(capacity: configuration.creationKeysKept, byteBudget: configuration.creationReplyBytesKept)
         creationRate = configuration.creationsPerMinutePerAddress.map {
             CreationRateLimit(perMinute: $0, now: now().timeIntervalSinceReferenceDate)

@@ -11,6 +11,7 @@ enum SessionWaiter {
         for session: Session,
         in store: any SessionStore,
         seconds: Int,
+        renewals: LeaseRenewals,
         ready: @escaping @Sendable (Session) -> HTTPResponse?,
         timeout: @escaping @Sendable (Session) -> HTTPResponse
     ) -> HTTPReply {
@@ -43,10 +44,10 @@ enum SessionWaiter {
         guard let watch else { return .now(gone) }
         // Its answer renews the session, but a wait longer than the session's time-to-live
         // would find it expired first.
-        let keeper = LeaseKeeper.start(for: id, openedWith: openedWith, in: store, renewedEvery: Double(seconds))
+        let unfollow = renewals.follow(id, openedWith: openedWith, renewedOtherwiseEvery: Double(seconds))
         deferred.onEnd {
             watch.cancel()
-            keeper?.stop()
+            unfollow?()
         }
         // A change may have landed between the caller's look and the watch: look again.
         if let session = store.session(id), let answer = guarded(session) {

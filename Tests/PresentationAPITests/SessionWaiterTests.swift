@@ -33,7 +33,7 @@ struct SessionWaiterTests {
         defer { hold.cancel() }
         let session = try #require(harness.store.session(id))
         let reply = SessionWaiter.wait(
-            for: session, in: harness.store, seconds: 60, ready: { $0.revision > 1 ? HTTPResponse(status: .ok) : nil },
+            for: session, in: harness.store, seconds: 60, renewals: harness.api.renewals, ready: { $0.revision > 1 ? HTTPResponse(status: .ok) : nil },
             timeout: { _ in HTTPResponse(status: .noContent) })
         guard case .later(let deferred) = reply else {
             Issue.record("the wait was answered at once")
