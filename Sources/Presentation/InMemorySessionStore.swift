@@ -212,7 +212,10 @@ public final class InMemorySessionStore: SessionStore {
     /// sweep hold slots that nobody can use: they are freed first (`removeExpiredForRoom`).
     private func reserveSlot(now: Date) throws(PresentationError) {
         if takeSlot() { return }
-        guard removeExpiredForRoom(now: now), takeSlot() else { throw .tooManySessions(limit: limits.maxSessions) }
+        // Tried again whether this creation looked or another did this second: a look under way
+        // elsewhere may have freed room since.
+        _ = removeExpiredForRoom(now: now)
+        guard takeSlot() else { throw .tooManySessions(limit: limits.maxSessions) }
     }
 
     /// A compare-and-swap, so that concurrent creations never overshoot.
