@@ -334,7 +334,9 @@ private func makeResponse(
         // without chunked encoding (HTTP/1.0): keep it small, since every idle subscriber holds one.
         guard let made = MHD_create_response_from_callback(UInt64.max, 256, readStream, retained.toOpaque(), freeStream)
         else {
-            retained.release()
+            // As freeStream would: the stream's onClose lets go of what it holds (its session's
+            // watch, its heartbeat, its lease renewals), which would otherwise stay until restart.
+            retained.takeRetainedValue().close()
             return nil
         }
         if request.method == .head {
