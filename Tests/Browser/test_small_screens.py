@@ -95,6 +95,28 @@ def test_each_presentation_stays_within_a_phone_sized_device(small, server, api)
         api.op(session, 'dismiss', {})
 
 
+
+def line_count(driver, selector):
+    """[text, lines] for each element `selector` matches: how many lines its text is drawn on."""
+    return driver.execute_script('''
+        return [...document.querySelectorAll(arguments[0])].map((e) => {
+          const range = document.createRange(); range.selectNodeContents(e);
+          const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+          return [e.textContent, tops.size]; });''', selector)
+
+
+@pytest.mark.parametrize('small', [NARROWEST, *SIZES[:2]], indirect=True, ids=['320x640-phone', '360x740-phone', '390x844-phone'])
+def test_an_inbox_row_keeps_its_date_on_one_line(small, server, api):
+    # On a 320 px phone the row's date shrank with its sender's name, and "Yesterday" broke
+    # mid-word, "Yesterda" over "y".
+    driver, _ = small
+    session = api.create(DEMO_INBOX)
+    open_session(driver, server.url, session)
+    wait_until_shows(driver, api, session)
+    dates = line_count(driver, '#device-layers > .is-top .message-row .row-meta')
+    assert sorted(text for text, _ in dates) == ['09:12', 'Yesterday']
+    assert [date for date in dates if date[1] != 1] == [], dates
+
 def overlaps(driver):
     """The navigation bar items of the top screen whose box overlaps its title's."""
     return driver.execute_script('''
