@@ -269,8 +269,9 @@ def test_every_control_is_big_enough_for_a_finger(browser, server, api):
 
 @pytest.mark.parametrize('small', [NARROWEST, *SIZES[:2]], indirect=True, ids=['320x640-phone', '360x740-phone', '390x844-phone'])
 def test_every_control_is_big_enough_for_a_finger_on_a_phone(small, server, api):
-    # On a phone the top bar's buttons wrap into rows 8 px apart: their tap areas must not
-    # overlap, or a tap at one's bottom edge lands on the one below.
+    # On a phone the top bar's buttons wrap into rows 12 px apart (layout.css's row-gap), where
+    # their 44 px tap areas about 32 px buttons meet: they must not overlap (as at 8 px apart),
+    # or a tap at one's bottom edge lands on the one below.
     driver, _ = small
     seen = check_tap_areas(driver, server, api)
     short = [area for area in seen if area[1] < 44 or area[2] < 44 or area[3]]
