@@ -181,7 +181,7 @@ const CONTACTS = {
 };
 
 /** The discard-draft question; `demo.js` knows what its answers mean. */
-export const DISCARD_ALERT = {
+const DISCARD_ALERT = {
   title: 'Discard draft?',
   message: 'Your message has not been sent.',
   actions: [
