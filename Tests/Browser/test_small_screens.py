@@ -169,7 +169,7 @@ def test_the_bar_buttons_are_big_enough_for_a_finger(browser, server, api):
             return [...document.querySelectorAll('#device-layers > .is-top .screen:not(.is-leaving) .bar-button')].map((e) => {
               const r = e.getBoundingClientRect();
               const lands = (x, y) => { const hit = document.elementFromPoint(x, y); return !!hit && e.contains(hit); };
-              return [e.textContent, Math.round(r.width), Math.round(r.height),
+              return [e.textContent, r.width, r.height,
                       lands(r.left + r.width / 2, r.top + 2) && lands(r.left + r.width / 2, r.bottom - 2)];
             });''')
         seen += sizes
@@ -181,26 +181,52 @@ def test_the_bar_buttons_are_big_enough_for_a_finger(browser, server, api):
 
 def tap_areas(driver, selector, label):
     """[label, width, height, misses] for each drawn element `selector` matches: the area a tap
-    lands on it (its own ::before or ::after count as it, and for a checkbox its label), as
-    far as it reaches up, down, left and right of its centre, and the taps 2 px inside that
-    area's edges that land elsewhere (a corner is rounded off, as the drawn
-    button's is)."""
+    lands on it (its own ::before or ::after count as it, and for a checkbox its label), as laid
+    out, in CSS px, unrounded: the box of the control and of those pseudo-elements together,
+    cut by the ancestors that clip it; and the taps 2 px inside that area's edges that land
+    elsewhere (a corner is rounded off, as the drawn button's is, and a control laid over
+    another takes its taps)."""
     return driver.execute_script('''
+        const px = (value) => parseFloat(value) || 0;
+        // The padding box: where an absolutely positioned child's insets, and a clip, start.
+        const paddingBox = (e) => {
+          const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+          return {left: r.left + px(s.borderLeftWidth), right: r.right - px(s.borderRightWidth),
+                  top: r.top + px(s.borderTopWidth), bottom: r.bottom - px(s.borderBottomWidth)};
+        };
+        const positioned = (e) => { while (e && getComputedStyle(e).position === 'static') e = e.parentElement; return e; };
+        // A pseudo-element's box (getBoundingClientRect cannot reach one): absolutely positioned
+        // in its containing block by its used insets, moved by its transform (a translation
+        // only, as the chevron's and the tick's); null when it draws nothing that takes taps.
+        const pseudoBox = (e, which) => {
+          const s = getComputedStyle(e, which);
+          if (s.content === 'none' || s.display === 'none' || s.pointerEvents === 'none') return null;
+          if (s.position !== 'absolute') throw new Error(`${which} of ${e.className} is not absolutely positioned`);
+          const block = paddingBox(positioned(e));
+          const m = s.transform === 'none' ? new DOMMatrix() : new DOMMatrix(s.transform);
+          if (!m.isIdentity && (m.a !== 1 || m.b !== 0 || m.c !== 0 || m.d !== 1)) throw new Error(`${which} of ${e.className} is transformed: ${s.transform}`);
+          return {left: block.left + px(s.left) + m.e, right: block.right - px(s.right) + m.e,
+                  top: block.top + px(s.top) + m.f, bottom: block.bottom - px(s.bottom) + m.f};
+        };
         return [...document.querySelectorAll(arguments[0])].filter((e) => e.getClientRects().length).map((e, index) => {
           e.scrollIntoView({block: 'center', inline: 'nearest'});
-          const r = e.getBoundingClientRect();
           const control = e.matches('.form-field--check') ? [...e.querySelectorAll('input, label')] : [e];
+          const boxes = control.flatMap((c) => [c.getBoundingClientRect(), pseudoBox(c, '::before'), pseudoBox(c, '::after')]).filter(Boolean);
+          const area = {left: Math.min(...boxes.map((b) => b.left)), right: Math.max(...boxes.map((b) => b.right)),
+                        top: Math.min(...boxes.map((b) => b.top)), bottom: Math.max(...boxes.map((b) => b.bottom))};
+          // What a scrolling or overflow: hidden ancestor cuts off cannot be tapped.
+          for (let a = e.parentElement; a && a !== document.documentElement; a = a.parentElement) {
+            const s = getComputedStyle(a), clip = paddingBox(a);
+            if (s.overflowX !== 'visible') { area.left = Math.max(area.left, clip.left); area.right = Math.min(area.right, clip.right); }
+            if (s.overflowY !== 'visible') { area.top = Math.max(area.top, clip.top); area.bottom = Math.min(area.bottom, clip.bottom); }
+          }
           const lands = (x, y) => { const hit = document.elementFromPoint(x, y); return !!hit && control.some((c) => c.contains(hit)); };
-          const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
-          // How far from the centre taps still land, to a quarter of a pixel.
-          const reach = (dx, dy) => { let n = 0; while (n < 80 && lands(cx + dx * (n + 0.25), cy + dy * (n + 0.25))) n += 0.25; return n; };
-          const top = cy - reach(0, -1), bottom = cy + reach(0, 1), left = cx - reach(-1, 0), right = cx + reach(1, 0);
           const misses = [];
           for (const [x, y] of [[0, 0.5], [1, 0.5], [0.5, 0], [0.5, 1]]) {
-            const px = left + 2 + x * (right - left - 4), py = top + 2 + y * (bottom - top - 4);
-            if (!lands(px, py)) { const hit = document.elementFromPoint(px, py); misses.push([x, y, hit && hit.tagName + '.' + hit.className]); }
+            const tx = area.left + 2 + x * (area.right - area.left - 4), ty = area.top + 2 + y * (area.bottom - area.top - 4);
+            if (!lands(tx, ty)) { const hit = document.elementFromPoint(tx, ty); misses.push([x, y, hit && hit.tagName + '.' + hit.className]); }
           }
-          return [arguments[1] + (index ? ` ${index + 1}` : ''), Math.round(right - left), Math.round(bottom - top), misses];
+          return [arguments[1] + (index ? ` ${index + 1}` : ''), area.right - area.left, area.bottom - area.top, misses];
         });''', selector, label)
 
 
