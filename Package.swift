@@ -16,7 +16,8 @@ let package = Package(
         .library(name: "FuzzChecks", targets: ["SessionChecks", "APIChecks"]),
     ],
     targets: [
-        // libmicrohttpd exactly as its header declares it, plus the two shims Swift needs.
+        // libmicrohttpd exactly as its header declares it, plus shims for what Swift cannot call
+        // (variadic functions) or reads more safely through one (the info unions).
         .systemLibrary(
             name: "CMicroHTTPD",
             pkgConfig: "libmicrohttpd",

@@ -65,9 +65,10 @@ public protocol SessionStore: Sendable {
     /// gets nil where `update` would have returned, or what it would have thrown, maybe before
     /// this returns (a store in memory), maybe later on another thread (once the change is on
     /// disk). Changes of one session still apply one at a time, in the order they came.
-    /// `completion`, and the watchers told of the change, may run on the journal's writer
-    /// thread: they must not make a blocking durable change themselves (that would wait for
-    /// that very thread).
+    /// `completion`, and the watchers told of the change, may run on one of the journal's
+    /// threads (SQLite's: on the sync thread once the change is on disk, on the writer thread
+    /// when its transaction failed): they must not make a blocking durable change themselves
+    /// (that would wait for those very threads).
     ///
     /// Unlike `update`, `body` must leave the session as it found it whenever it throws: a
     /// store in memory runs it on the session itself, not on a copy (a journal still needs
