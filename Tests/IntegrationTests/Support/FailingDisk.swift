@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+/// A disk that fails on demand, for the real binary: a library loaded ahead of libc
+/// (`LD_PRELOAD`) that makes `fsync` and `fdatasync` fail with EIO while one flag file exists,
+/// and writes to files under the data directory fail with ENOSPC (a full disk) while another
+/// does; it calls libc's otherwise. The server's threads and SQLite reach all of these through
+/// libc, so the server meets the failure where a failing disk would put it.
+///
+/// Built at the test's start with the C compiler that ships with Swift (`clang`, on PATH
+/// beside `swift`), into a directory of its own that goes with this value.
+final class FailingDisk {
+    let directory: String
+    private let dataDirectory: String
+    private var flushFlag: String { directory + "/fail-flushes" }
+    private var fullFlag: String { directory + "/full" }
+    private var library: String { directory + "/libfailingdisk.so" }
+
+    private static let source = """
+        #define _GNU_SOURCE
+        #include <dlfcn.h>
+        #include <errno.h>
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include <string.h>
+        #include <sys/types.h>
+        #include <sys/uio.h>
+        #include <unistd.h>
+
+        static int flagged(const char *variable) {
+            const char *flag = getenv(variable);
+            return flag != NULL && access(flag, F_OK) == 0;
+        }
+
+        /* Whether a write to this descriptor meets the full disk: a file under the data directory. */
+        static int full(int descriptor) {
+            const char *directory = getenv("FAILING_DISK_DATA");
+            if (directory == NULL || !flagged("FAILING_DISK_FULL")) return 0;
+            char link[64], path[4096];
+            snprintf(link, sizeof link, "/proc/self/fd/%d", descriptor);
+            ssize_t length = readlink(link, path, sizeof path - 1);
+            if (length <= 0) return 0;
+            path[length] = 0;
+            return strncmp(path, directory, strlen(directory)) == 0;
+        }
+
+        #define REAL(name, type) ((type)dlsym(RTLD_NEXT, name))
+
+        int fsync(int descriptor) {
+            if (flagged("FAILING_DISK_FLUSHES")) { errno = EIO; return -1; }
+            return REAL("fsync", int (*)(int))(descriptor);
+        }
+
+        int fdatasync(int descriptor) {
+            if (flagged("FAILING_DISK_FLUSHES")) { errno = EIO; return -1; }
+            return REAL("fdatasync", int (*)(int))(descriptor);
+        }
+
+        ssize_t write(int descriptor, const void *bytes, size_t count) {
+            if (full(descriptor)) { errno = ENOSPC; return -1; }
+            return REAL("write", ssize_t (*)(int, const void *, size_t))(descriptor, bytes, count);
+        }
+
+        ssize_t pwrite(int descriptor, const void *bytes, size_t count, off_t offset) {
+            if (full(descriptor)) { errno = ENOSPC; return -1; }
+            return REAL("pwrite", ssize_t (*)(int, const void *, size_t, off_t))(descriptor, bytes, count, offset);
+        }
+
+        ssize_t pwrite64(int descriptor, const void *bytes, size_t count, off64_t offset) {
+            if (full(descriptor)) { errno = ENOSPC; return -1; }
+            return REAL("pwrite64", ssize_t (*)(int, const void *, size_t, off64_t))(descriptor, bytes, count, offset);
+        }
+
+        ssize_t writev(int descriptor, const struct iovec *vectors, int count) {
+            if (full(descriptor)) { errno = ENOSPC; return -1; }
+            return REAL("writev", ssize_t (*)(int, const struct iovec *, int))(descriptor, vectors, count);
+        }
+
+        int fallocate(int descriptor, int mode, off_t offset, off_t length) {
+            if (full(descriptor)) { errno = ENOSPC; return -1; }
+            return REAL("fallocate", int (*)(int, int, off_t, off_t))(descriptor, mode, offset, length);
+        }
+
+        int fallocate64(int descriptor, int mode, off64_t offset, off64_t length) {
+            if (full(descriptor)) { errno = ENOSPC; return -1; }
+            return REAL("fallocate64", int (*)(int, int, off64_t, off64_t))(descriptor, mode, offset, length);
+        }
+        """
+
+    /// `data`: the directory whose files a full disk refuses writes to.
+    init(data: DataDirectory) throws {
+        dataDirectory = data.path
+        directory = NSTemporaryDirectory() + "failing-disk-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let sourcePath = directory + "/failingdisk.c"
+        try Self.source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: try #require(Self.compiler(), "no clang or cc on PATH"))
+        compiler.arguments = ["-shared", "-fPIC", "-O1", "-o", library, sourcePath, "-ldl"]
+        try compiler.run()
+        compiler.waitUntilExit()
+        try #require(compiler.terminationStatus == 0, "the failing-disk library did not build")
+    }
+
+    /// Swift's toolchain ships clang beside `swift`; else the system's cc.
+    private static func compiler() -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for name in ["clang", "cc"] {
+            for directory in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
+                return "\(directory)/\(name)"
+            }
+        }
+        return nil
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The environment that loads the library into the server. The sanitizers' builds link
+    /// their runtime statically, so another library ahead of libc is allowed.
+    var environment: [String: String] {
+        [
+            "LD_PRELOAD": library, "FAILING_DISK_FLUSHES": flushFlag, "FAILING_DISK_FULL": fullFlag,
+            // The path as the kernel gives it back for an open descriptor (symbolic links resolved).
+            "FAILING_DISK_DATA": URL(fileURLWithPath: dataDirectory).resolvingSymlinksInPath().path + "/",
+            "ASAN_OPTIONS": "verify_asan_link_order=0",
+        ]
+    }
+
+    /// From now on, every flush fails.
+    func failFlushes() throws {
+        try #require(FileManager.default.createFile(atPath: flushFlag, contents: nil))
+    }
+
+    /// From now on, the data directory's files take no more bytes, until `free()`.
+    func fill() throws {
+        try #require(FileManager.default.createFile(atPath: fullFlag, contents: nil))
+    }
+
+    func free() throws {
+        try FileManager.default.removeItem(atPath: fullFlag)
+    }
+}
