@@ -68,43 +68,52 @@ struct StreamLeaseTests {
     /// time-to-live while followed, by real time, whatever the test's clock says.
     @Test("A session whose ttl is shorter than the heartbeat stays alive while its event stream is open")
     func streamKeepsShortLivedSessionAlive() throws {
-        let clock = TestClock()
-        let server = try TestServer(limits: Limits(sessionTTL: 4), clock: clock)
-        defer { server.stop() }
-        let client = try server.connect()
-        let session = try client.createSession()
-        let id = try #require(SessionID(rawValue: session.id))
-        let stream = try EventStream(
-            connection: try server.connect(), path: session.route("events"),
-            headers: [("Authorization", "Bearer \(session.token)")])
-        #expect(stream.head.status == 200)
-        for _ in 0..<3 {
-            clock.advance(by: 3)
-            try expectRenewal(of: id, at: clock.now, in: server.store)
+        try whileFollowing { server, session in
+            let stream = try EventStream(
+                connection: try server.connect(), path: session.route("events"),
+                headers: [("Authorization", "Bearer \(session.token)")])
+            #expect(stream.head.status == 200)
+            return stream
+        } then: { _, client, session, _ in
+            // 9 s after the last request, with a ttl of 4 and no beat.
+            let read = try client.get(session.route(), token: session.token)
+            #expect(read.status == 200)
         }
-        // 9 s after the last request, with a ttl of 4 and no beat.
-        #expect(try client.get(session.route(), token: session.token).status == 200)
     }
 
     @Test("A long poll waiting longer than its session's ttl keeps the session alive, and a change ends it")
     func longPollKeepsShortLivedSessionAlive() throws {
+        try whileFollowing { server, session in
+            let poll = try server.connect()
+            try poll.write(
+                "GET", session.route("events") + "?after=1&wait=30", headers: [("Authorization", "Bearer \(session.token)")])
+            return poll
+        } then: { _, client, session, poll in
+            try client.post("push", to: session, json: ["screen": "detail"]).expectSession(revision: 2)
+            let answer = try poll.readResponse(timeout: .seconds(10))
+            #expect(answer.status == 200)
+            #expect(answer.text.contains("\"pushed\""))
+        }
+    }
+
+    /// A session of ttl 4 on a server whose clock the test steps, followed as `follow` does
+    /// it; the clock then moves 3 s at a time, three times, each renewal awaited, before `then`.
+    private func whileFollowing<Follower>(
+        _ follow: (TestServer, CreatedSession) throws -> Follower,
+        then: (TestServer, HTTPConnection, CreatedSession, Follower) throws -> Void
+    ) throws {
         let clock = TestClock()
         let server = try TestServer(limits: Limits(sessionTTL: 4), clock: clock)
         defer { server.stop() }
         let client = try server.connect()
         let session = try client.createSession()
         let id = try #require(SessionID(rawValue: session.id))
-        let poll = try server.connect()
-        try poll.write(
-            "GET", session.route("events") + "?after=1&wait=30", headers: [("Authorization", "Bearer \(session.token)")])
+        let follower = try follow(server, session)
         for _ in 0..<3 {
             clock.advance(by: 3)
             try expectRenewal(of: id, at: clock.now, in: server.store)
         }
-        try client.post("push", to: session, json: ["screen": "detail"]).expectSession(revision: 2)
-        let answer = try poll.readResponse(timeout: .seconds(10))
-        #expect(answer.status == 200)
-        #expect(answer.text.contains("\"pushed\""))
+        try then(server, client, session, follower)
     }
 
     /// Waits (real time) until the session's lease was renewed at `now`.
