@@ -10,14 +10,26 @@ extension InMemorySessionStore {
     /// returns how many went. A lookup already treats such a session as gone; this frees it.
     ///
     /// Entries are closed first, under their own locks, so no change can land after; the journal
-    /// then drops them in one write. If that write fails, the rows stay on disk, already expired,
-    /// and the next start-up drops them. A session with a write under way (a change or a deletion
-    /// that came just before its lease ran out) is left to the next sweep.
+    /// then drops them in one write. If that write fails (a full disk), the rows stay on disk,
+    /// already expired, and so do their bytes in `storedBytes`: they are kept (`unremoved`) and
+    /// go with the next sweep's write. Dropped from memory alone, they were never removed until
+    /// a restart, and their bytes held `--max-stored-bytes` against every creation meanwhile.
+    /// A session with a write under way (a change or a deletion that came just before its lease
+    /// ran out) is left to the next sweep.
     @discardableResult
     public func removeExpired(now: Date) throws(PresentationError) -> Int {
         let removed = closeExpired(now: now)
-        guard !removed.isEmpty else { return 0 }
-        try journal?.remove(removed)
+        let retried = unremoved.withLock { pending in
+            defer { pending = [] }
+            return pending
+        }
+        guard !removed.isEmpty || !retried.isEmpty else { return 0 }
+        do {
+            try journal?.remove(retried + removed)
+        } catch {
+            unremoved.withLock { $0 += retried + removed }
+            throw error
+        }
         return removed.count
     }
 
@@ -29,8 +41,7 @@ extension InMemorySessionStore {
     /// At most once a second: each call looks at every session, and a flood of creations at
     /// the limit must not each pay for that. The journal's removal is queued, not waited for,
     /// so the creation does not wait on the disk for sessions it never touched; if that write
-    /// fails the rows stay, already expired, and the next start-up drops them, as after a
-    /// failed sweep.
+    /// fails the rows stay, already expired, for the next sweep to remove, as after a failed one.
     func removeExpiredForRoom(now: Date) -> Bool {
         let second = Int(now.timeIntervalSinceReferenceDate.rounded(.down))
         let last = roomSweepSecond.load(ordering: .relaxed)
@@ -39,7 +50,9 @@ extension InMemorySessionStore {
         else { return false }
         let removed = closeExpired(now: now)
         guard !removed.isEmpty else { return false }
-        journal?.remove(removed) { _ in }
+        journal?.remove(removed) { [self] failure in
+            if failure != nil { unremoved.withLock { $0 += removed } }
+        }
         return true
     }
 

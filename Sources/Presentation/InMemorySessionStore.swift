@@ -23,6 +23,9 @@ public final class InMemorySessionStore: SessionStore {
     let sessionCount = Atomic<Int>(0)
     /// The second (since the reference date) of the last `removeExpiredForRoom`, which runs at most once in one.
     let roomSweepSecond = Atomic<Int>(Int.min)
+    /// Expired sessions gone from memory whose removal the journal refused (a full disk): the
+    /// next sweep removes them, with their bytes (`removeExpired`).
+    let unremoved = Mutex<[StoredSession]>([])
 
     private static let shardCount = 64
     /// Random ids never collide in practice; an injected generator that keeps colliding is a bug.
