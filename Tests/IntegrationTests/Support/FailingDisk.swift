@@ -4,12 +4,12 @@ import Testing
 /// A disk that fails on demand, for the real binary: a library loaded ahead of libc
 /// (`LD_PRELOAD`) that makes `fsync` and `fdatasync` fail with EIO while one flag file exists,
 /// and writes to files under the data directory fail with ENOSPC (a full disk) while another
-/// does; it calls libc's otherwise. The server's threads and SQLite reach all of these through
+/// does (at once, or once a given number of bytes more have been written); it calls libc's otherwise. The server's threads and SQLite reach all of these through
 /// libc, so the server meets the failure where a failing disk would put it.
 ///
 /// Built at the test's start with the C compiler that ships with Swift (`clang`, on PATH
 /// beside `swift`), into a directory of its own that goes with this value.
-final class FailingDisk {
+final class FailingDisk: Sendable {
     let directory: String
     private let dataDirectory: String
     private var flushFlag: String { directory + "/fail-flushes" }
@@ -20,6 +20,8 @@ final class FailingDisk {
         #define _GNU_SOURCE
         #include <dlfcn.h>
         #include <errno.h>
+        #include <fcntl.h>
+        #include <pthread.h>
         #include <stdio.h>
         #include <stdlib.h>
         #include <string.h>
@@ -32,8 +34,39 @@ final class FailingDisk {
             return flag != NULL && access(flag, F_OK) == 0;
         }
 
-        /* Whether a write to this descriptor meets the full disk: a file under the data directory. */
-        static int full(int descriptor) {
+        static pthread_mutex_t roomLock = PTHREAD_MUTEX_INITIALIZER;
+        /* The bytes still free on a disk that fills, and which filling they belong to. */
+        static long long room;
+        static char roomGeneration[64];
+
+        /* Whether `count` bytes more meet the full disk. An empty flag: none fit. A flag holding
+           "<bytes> <generation>": that many bytes fit, counted from the first write that read
+           this generation, then none. */
+        static int noRoom(size_t count) {
+            int flag = open(getenv("FAILING_DISK_FULL"), O_RDONLY | O_CLOEXEC);
+            if (flag < 0) return 0;
+            char text[128];
+            ssize_t length = read(flag, text, sizeof text - 1);
+            close(flag);
+            if (length <= 0) return 1;
+            text[length] = 0;
+            long long bytes;
+            char generation[64];
+            if (sscanf(text, "%lld %63s", &bytes, generation) != 2) return 1;
+            pthread_mutex_lock(&roomLock);
+            if (strcmp(generation, roomGeneration) != 0) {
+                strcpy(roomGeneration, generation);
+                room = bytes;
+            }
+            int refused = (long long)count > room;
+            if (!refused) room -= (long long)count;
+            pthread_mutex_unlock(&roomLock);
+            return refused;
+        }
+
+        /* Whether a write of `count` bytes to this descriptor meets the full disk: a file under
+           the data directory. */
+        static int full(int descriptor, size_t count) {
             const char *directory = getenv("FAILING_DISK_DATA");
             if (directory == NULL || !flagged("FAILING_DISK_FULL")) return 0;
             char link[64], path[4096];
@@ -41,7 +74,7 @@ final class FailingDisk {
             ssize_t length = readlink(link, path, sizeof path - 1);
             if (length <= 0) return 0;
             path[length] = 0;
-            return strncmp(path, directory, strlen(directory)) == 0;
+            return strncmp(path, directory, strlen(directory)) == 0 && noRoom(count);
         }
 
         #define REAL(name, type) ((type)dlsym(RTLD_NEXT, name))
@@ -57,32 +90,34 @@ final class FailingDisk {
         }
 
         ssize_t write(int descriptor, const void *bytes, size_t count) {
-            if (full(descriptor)) { errno = ENOSPC; return -1; }
+            if (full(descriptor, count)) { errno = ENOSPC; return -1; }
             return REAL("write", ssize_t (*)(int, const void *, size_t))(descriptor, bytes, count);
         }
 
         ssize_t pwrite(int descriptor, const void *bytes, size_t count, off_t offset) {
-            if (full(descriptor)) { errno = ENOSPC; return -1; }
+            if (full(descriptor, count)) { errno = ENOSPC; return -1; }
             return REAL("pwrite", ssize_t (*)(int, const void *, size_t, off_t))(descriptor, bytes, count, offset);
         }
 
         ssize_t pwrite64(int descriptor, const void *bytes, size_t count, off64_t offset) {
-            if (full(descriptor)) { errno = ENOSPC; return -1; }
+            if (full(descriptor, count)) { errno = ENOSPC; return -1; }
             return REAL("pwrite64", ssize_t (*)(int, const void *, size_t, off64_t))(descriptor, bytes, count, offset);
         }
 
         ssize_t writev(int descriptor, const struct iovec *vectors, int count) {
-            if (full(descriptor)) { errno = ENOSPC; return -1; }
+            size_t total = 0;
+            for (int index = 0; index < count; index++) total += vectors[index].iov_len;
+            if (full(descriptor, total)) { errno = ENOSPC; return -1; }
             return REAL("writev", ssize_t (*)(int, const struct iovec *, int))(descriptor, vectors, count);
         }
 
         int fallocate(int descriptor, int mode, off_t offset, off_t length) {
-            if (full(descriptor)) { errno = ENOSPC; return -1; }
+            if (full(descriptor, (size_t)length)) { errno = ENOSPC; return -1; }
             return REAL("fallocate", int (*)(int, int, off_t, off_t))(descriptor, mode, offset, length);
         }
 
         int fallocate64(int descriptor, int mode, off64_t offset, off64_t length) {
-            if (full(descriptor)) { errno = ENOSPC; return -1; }
+            if (full(descriptor, (size_t)length)) { errno = ENOSPC; return -1; }
             return REAL("fallocate64", int (*)(int, int, off64_t, off64_t))(descriptor, mode, offset, length);
         }
         """
@@ -136,6 +171,12 @@ final class FailingDisk {
     /// From now on, the data directory's files take no more bytes, until `free()`.
     func fill() throws {
         try #require(FileManager.default.createFile(atPath: fullFlag, contents: nil))
+    }
+
+    /// From now on, the data directory's files take `bytes` more, then none, until `free()`:
+    /// a disk that fills up during whatever the server writes next.
+    func fill(leaving bytes: Int) throws {
+        try "\(bytes) \(UUID().uuidString)".write(toFile: fullFlag, atomically: true, encoding: .utf8)
     }
 
     func free() throws {
