@@ -9,14 +9,6 @@ import Testing
 /// change refused is not, and writes go on once there is room again.
 @Suite("A disk that fails at other moments")
 struct FailingDiskMomentsTests {
-    /// The real binary on the failing disk, durable in `data`.
-    private static func start(_ data: DataDirectory, _ disk: FailingDisk, _ extra: [String] = []) throws -> (ServerProcess, HTTPConnection) {
-        let server = try ServerProcess.start(
-            arguments: ["--port", "0", "--storage", "sqlite", "--data-dir", data.path] + extra, environment: disk.environment,
-            accessLog: false)
-        return (server, try HTTPConnection(port: UInt16(try server.port())))
-    }
-
     /// Polls `condition` until it holds, for up to `ServerProcess.patience`.
     private static func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
         let deadline = Date().addingTimeInterval(ServerProcess.patience)
@@ -33,7 +25,7 @@ struct FailingDiskMomentsTests {
         let disk = try FailingDisk(data: data)
         // One stored session is over the bound, so creations wait on the sweep that frees it;
         // the sweep runs every second.
-        let (server, client) = try Self.start(data, disk, ["--max-stored-bytes", "1", "--session-ttl", "4"])
+        let (server, client) = try disk.startServer(["--max-stored-bytes", "1", "--session-ttl", "4"])
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
         try client.post("/v1/sessions", json: ["root": ["screen": "inbox"], "ttl": 1]).expectSession(status: 201)
         try client.post("/v1/sessions", json: ["root": ["screen": "inbox"]]).expectProblem(503, "storage_limit_reached")
@@ -61,7 +53,7 @@ struct FailingDiskMomentsTests {
     func fillsDuringFoldsAndCheckpoints() throws {
         let data = DataDirectory()
         let disk = try FailingDisk(data: data)
-        let (server, client) = try Self.start(data, disk, ["--max-stack-length", "10000"])
+        let (server, client) = try disk.startServer(["--max-stack-length", "10000"])
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
         // Each change logs the whole session (about 200 KB): the 4 MB fold threshold is passed
         // every twenty changes, and SQLite's 32 MB checkpoint every 160 or so.
@@ -112,10 +104,9 @@ struct FailingDiskMomentsTests {
     func stopOnFullDisk() throws {
         let data = DataDirectory()
         let disk = try FailingDisk(data: data)
-        let (server, client) = try Self.start(data, disk)
+        let (server, client) = try disk.startServer()
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
-        let session = try client.createSession()
-        try client.post("push", to: session, json: ["screen": "detail"]).expectSession(revision: 2)
+        let session = try client.createSessionWithDetail()
         // A read moves the idle deadline in memory only: the stop has it to write. The pause
         // makes the read's moment a later one than the change's, not a wait for the server.
         Thread.sleep(forTimeInterval: 0.01)
@@ -125,31 +116,24 @@ struct FailingDiskMomentsTests {
         #expect(try server.terminate() == 1, "\(server.output)")
         let lines = server.logLines()
         #expect(lines.contains { $0["event"] as? String == "lease_write_failed" }, "\(server.output)")
-        let last = try #require(lines.last)
-        #expect(last["event"] as? String == "stopped")
-        #expect(last["level"] as? String == "error", "\(last)")
-        #expect((last["reason"] as? String)?.contains("idle deadlines") == true, "\(last)")
+        server.expectStoppedWithError(naming: "idle deadlines")
 
         try disk.free()
-        let (restarted, port) = try #require(data.restartServer(after: "a stop on a full disk"))
-        defer { _ = try? restarted.terminate() }
-        #expect(try HTTPConnection(port: port).fetch(session)["revision"] as? Int == 2)
+        #expect(try data.revisionAfterRestart(of: session, after: "a stop on a full disk") == 2)
     }
 
     @Test("A start on a full disk with a log to fold exits 1 with a message, and harms nothing")
     func startOnFullDisk() throws {
         let data = DataDirectory()
         let disk = try FailingDisk(data: data)
-        let (server, client) = try Self.start(data, disk)
+        let (server, client) = try disk.startServer()
         let session = try client.createSession()
         for index in 0..<5 { try client.post("push", to: session, json: ["screen": "s\(index)"]).expectSession(revision: index + 2) }
         // Left unfolded: start-up has the log to fold into the tables.
         server.crash()
 
         try disk.fill()
-        let (refused, exited) = try ServerProcess.startOrExit(
-            arguments: ["--port", "0", "--storage", "sqlite", "--data-dir", data.path], environment: disk.environment)
-        if !exited { kill(refused.process.processIdentifier, SIGKILL) }
+        let (refused, exited) = try disk.startExpectingRefusal()
         if exited {
             #expect(refused.process.terminationStatus == 1)
             #expect(refused.errorOutput.contains("sessions.sqlite3"), "\(refused.errorOutput)")
@@ -159,31 +143,24 @@ struct FailingDiskMomentsTests {
         }
 
         try disk.free()
-        let (restarted, port) = try #require(data.restartServer(after: "a start on a full disk"))
-        defer { _ = try? restarted.terminate() }
-        #expect(try HTTPConnection(port: port).fetch(session)["revision"] as? Int == 6)
+        #expect(try data.revisionAfterRestart(of: session, after: "a start on a full disk") == 6)
     }
 
     @Test("A flush that fails at start-up stops it with exit 1 and a message; the file is left as it was")
     func failedFlushAtStart() throws {
         let data = DataDirectory()
         let disk = try FailingDisk(data: data)
-        let (server, client) = try Self.start(data, disk)
-        let session = try client.createSession()
-        try client.post("push", to: session, json: ["screen": "detail"]).expectSession(revision: 2)
+        let (server, client) = try disk.startServer()
+        let session = try client.createSessionWithDetail()
         #expect(try server.terminate() == 0, "\(server.output)")
 
         try disk.failFlushes()
-        let (refused, exited) = try ServerProcess.startOrExit(
-            arguments: ["--port", "0", "--storage", "sqlite", "--data-dir", data.path], environment: disk.environment)
-        if !exited { kill(refused.process.processIdentifier, SIGKILL) }
+        let (refused, exited) = try disk.startExpectingRefusal()
         #expect(exited, "started though the disk could not sync the data directory: \(refused.output)")
         #expect(refused.process.terminationStatus == 1)
         #expect(refused.errorOutput.contains("sync"), "\(refused.errorOutput)")
 
-        let (restarted, port) = try #require(data.restartServer(after: "a failed flush at start-up"))
-        defer { _ = try? restarted.terminate() }
-        #expect(try HTTPConnection(port: port).fetch(session)["revision"] as? Int == 2)
+        #expect(try data.revisionAfterRestart(of: session, after: "a failed flush at start-up") == 2)
     }
 
     @Test("A flush that fails under the sweep's write of idle deadlines stops durable writes, as one under a change does")
@@ -191,7 +168,7 @@ struct FailingDiskMomentsTests {
         let data = DataDirectory()
         let disk = try FailingDisk(data: data)
         // The sweep runs every second.
-        let (server, client) = try Self.start(data, disk, ["--session-ttl", "4"])
+        let (server, client) = try disk.startServer(["--session-ttl", "4"])
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
         let session = try client.createSession(root: ["screen": "inbox"])
         try client.post("push", to: session, json: ["screen": "detail"]).expectSession(revision: 2)
@@ -207,19 +184,16 @@ struct FailingDiskMomentsTests {
         #expect(try client.fetch(session)["revision"] as? Int == 2)
         #expect(try server.terminate() == 1, "\(server.output)")
 
-        let (restarted, port) = try #require(data.restartServer(after: "a failed flush under the sweep"))
-        defer { _ = try? restarted.terminate() }
-        #expect(try HTTPConnection(port: port).fetch(session)["revision"] as? Int == 2)
+        #expect(try data.revisionAfterRestart(of: session, after: "a failed flush under the sweep") == 2)
     }
 
     @Test("On a full disk a deletion, a token rotation and an import are 507 and change nothing")
     func otherWritesOnFullDisk() throws {
         let data = DataDirectory()
         let disk = try FailingDisk(data: data)
-        let (server, client) = try Self.start(data, disk)
+        let (server, client) = try disk.startServer()
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
-        let session = try client.createSession()
-        try client.post("push", to: session, json: ["screen": "detail"]).expectSession(revision: 2)
+        let session = try client.createSessionWithDetail()
         let export = try client.get(session.route("export"), token: session.token)
         #expect(export.status == 200)
         let before = try client.snapshot(of: session)
@@ -251,7 +225,7 @@ struct FailingDiskMomentsTests {
     func concurrentWritersOnAFillingDisk() throws {
         let data = DataDirectory()
         let disk = try FailingDisk(data: data)
-        let (server, client) = try Self.start(data, disk, ["--max-stack-length", "10000"])
+        let (server, client) = try disk.startServer(["--max-stack-length", "10000"])
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
         let writers = 8
         let sessions = try (0..<writers).map { _ in

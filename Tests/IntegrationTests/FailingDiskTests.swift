@@ -12,13 +12,9 @@ struct FailingDiskTests {
     func failedFlushStopsWrites() throws {
         let data = DataDirectory()
         let disk = try FailingDisk(data: data)
-        let server = try ServerProcess.start(
-            arguments: ["--port", "0", "--storage", "sqlite", "--data-dir", data.path], environment: disk.environment,
-            accessLog: false)
+        let (server, client) = try disk.startServer()
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
-        let client = try HTTPConnection(port: UInt16(try server.port()))
-        let session = try #require(CreatedSession(answer: try client.post("/v1/sessions", json: ["root": ["screen": "inbox"]])))
-        try client.post("push", to: session, json: ["screen": "detail"]).expectSession(revision: 2)
+        let session = try client.createSessionWithDetail()
 
         try disk.failFlushes()
         try client.post("push", to: session, json: ["screen": "lost"]).expectProblem(503, "storage_failed")
@@ -30,10 +26,7 @@ struct FailingDiskTests {
         try client.get("/healthz").expectProblem(503, "storage_failed")
 
         #expect(try server.terminate() == 1, "a stop after a failed flush exited as a clean one")
-        let last = try #require(server.logLines().last)
-        #expect(last["event"] as? String == "stopped")
-        #expect(last["level"] as? String == "error", "\(last)")
-        #expect((last["reason"] as? String)?.contains("durable writes had stopped") == true, "\(last)")
+        server.expectStoppedWithError(naming: "durable writes had stopped")
 
         // Restarted on a working disk, the server serves the session again, with or without
         // the change whose flush failed (what the disk kept of it is unknown).
@@ -47,13 +40,9 @@ struct FailingDiskTests {
     func fullDiskRefusesThenRecovers() throws {
         let data = DataDirectory()
         let disk = try FailingDisk(data: data)
-        let server = try ServerProcess.start(
-            arguments: ["--port", "0", "--storage", "sqlite", "--data-dir", data.path], environment: disk.environment,
-            accessLog: false)
+        let (server, client) = try disk.startServer()
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
-        let client = try HTTPConnection(port: UInt16(try server.port()))
-        let session = try #require(CreatedSession(answer: try client.post("/v1/sessions", json: ["root": ["screen": "inbox"]])))
-        try client.post("push", to: session, json: ["screen": "detail"]).expectSession(revision: 2)
+        let session = try client.createSessionWithDetail()
 
         try disk.fill()
         let refused = try client.post("push", to: session, json: ["screen": "lost"])

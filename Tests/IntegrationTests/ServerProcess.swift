@@ -137,6 +137,17 @@ final class ServerProcess {
     /// What the server wrote on stderr so far.
     var errorOutput: String { String(decoding: errors.data, as: UTF8.self) }
 
+    /// Expects the last log line to be an unclean stop whose reason names `reason`.
+    func expectStoppedWithError(naming reason: String, sourceLocation: SourceLocation = #_sourceLocation) {
+        guard let last = logLines().last else {
+            Issue.record("no log line", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(last["event"] as? String == "stopped", "\(last)", sourceLocation: sourceLocation)
+        #expect(last["level"] as? String == "error", "\(last)", sourceLocation: sourceLocation)
+        #expect((last["reason"] as? String)?.contains(reason) == true, "\(last)", sourceLocation: sourceLocation)
+    }
+
     /// Every stdout line, parsed as the JSON object it must be.
     func logLines() -> [[String: Any]] {
         output.split(separator: "\n").compactMap { line in

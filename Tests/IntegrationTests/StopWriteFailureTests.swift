@@ -48,9 +48,6 @@ struct StopWriteFailureTests {
         // The reason is the storage's own message, not the Swift value that carried it.
         let failed = try #require(server.logLines().first { $0["event"] as? String == "lease_write_failed" })
         #expect(failed["reason"] as? String == "database is locked", "\(failed)")
-        let last = try #require(server.logLines().last)
-        #expect(last["event"] as? String == "stopped")
-        #expect(last["level"] as? String == "error", "\(last)")
-        #expect((last["reason"] as? String)?.contains("idle deadlines") == true, "\(last)")
+        server.expectStoppedWithError(naming: "idle deadlines")
     }
 }

@@ -34,6 +34,14 @@ final class DataDirectory {
         }
     }
 
+    /// The revision a restarted server reads back for `session` (nil when it does not start,
+    /// recorded as `restartServer` does); the server is stopped again.
+    func revisionAfterRestart(of session: CreatedSession, after why: String) throws -> Int? {
+        guard let (restarted, port) = restartServer(after: why) else { return nil }
+        defer { _ = try? restarted.terminate() }
+        return try HTTPConnection(port: port).fetch(session)["revision"] as? Int
+    }
+
     /// Runs the binary on this directory expecting it to refuse to start; a server that starts
     /// anyway is stopped after 10 s and reported as such (status nil).
     func refusal(_ extra: [String] = []) throws -> (status: Int32?, errors: String) {

@@ -163,6 +163,23 @@ final class FailingDisk: Sendable {
         ]
     }
 
+    /// The real binary on this disk, durable in its data directory.
+    func startServer(_ extra: [String] = []) throws -> (ServerProcess, HTTPConnection) {
+        let server = try ServerProcess.start(
+            arguments: ["--port", "0", "--storage", "sqlite", "--data-dir", dataDirectory] + extra, environment: environment,
+            accessLog: false)
+        return (server, try HTTPConnection(port: UInt16(try server.port())))
+    }
+
+    /// The binary started on this disk where it should refuse to start: `exited` when it did (its
+    /// output read to the end); else it was listening, and is killed.
+    func startExpectingRefusal() throws -> (server: ServerProcess, exited: Bool) {
+        let (server, exited) = try ServerProcess.startOrExit(
+            arguments: ["--port", "0", "--storage", "sqlite", "--data-dir", dataDirectory], environment: environment)
+        if !exited { kill(server.process.processIdentifier, SIGKILL) }
+        return (server, exited)
+    }
+
     /// From now on, every flush fails.
     func failFlushes() throws {
         try #require(FileManager.default.createFile(atPath: flushFlag, contents: nil))

@@ -86,6 +86,13 @@ extension HTTPConnection {
         return created
     }
 
+    /// A session of `inbox` with `detail` pushed on it: revision 2.
+    func createSessionWithDetail() throws -> CreatedSession {
+        let session = try createSession()
+        try post("push", to: session, json: ["screen": "detail"]).expectSession(revision: 2)
+        return session
+    }
+
     /// `GET` the session, insisting on 200.
     func fetch(_ session: CreatedSession) throws(ClientError) -> [String: Any] {
         let response = try get(session.route(), token: session.token)
