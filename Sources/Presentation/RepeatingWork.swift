@@ -1,6 +1,7 @@
 import Dispatch
 
-/// Work run every `interval` seconds on a queue of its own until cancelled: the expiry sweep.
+/// Work run every `interval` seconds on a queue of its own until cancelled: the expiry sweep,
+/// the renewals of short-lived followed sessions.
 ///
 /// libdispatch's sources may be cancelled from any thread, but Dispatch does not mark them
 /// `Sendable`: the timer is held here, where nothing but `cancel` reaches it.

@@ -125,6 +125,12 @@ public protocol SessionStore: Sendable {
 }
 
 extension SessionStore {
+    /// Counts as a use of the session by a client following it (an event stream, a long poll)
+    /// while `openedWith` is still its token: the owner's use, not a revoked one's.
+    public func renew(_ id: SessionID, followedWith openedWith: SessionTokenDigest) {
+        _ = read(id) { $0.tokenDigest.matches(openedWith) }
+    }
+
     /// `delete(_:ifAt:)` whatever the session's revision.
     public func delete(_ id: SessionID) throws(PresentationError) -> Bool {
         try delete(id, ifAt: nil)

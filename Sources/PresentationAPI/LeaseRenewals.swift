@@ -87,7 +87,7 @@ final class LeaseRenewals: Sendable {
             return due
         }
         for (id, openedWith) in due {
-            _ = store.read(id) { $0.tokenDigest.matches(openedWith) }
+            store.renew(id, followedWith: openedWith)
         }
     }
 }

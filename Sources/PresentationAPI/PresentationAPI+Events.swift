@@ -151,9 +151,7 @@ extension PresentationAPI {
         // Followed live, the session is in use: each beat keeps it alive, as a read would,
         // while the stream's token is still the session's (the owner's use, not a revoked one's).
         let store = store, id = session.id, openedWith = session.tokenDigest
-        heartbeat.add(stream) {
-            _ = store.read(id) { $0.tokenDigest.matches(openedWith) }
-        }
+        heartbeat.add(stream) { store.renew(id, followedWith: openedWith) }
         let unfollow = renewals.follow(id, openedWith: openedWith, renewedOtherwiseEvery: configuration.heartbeatSeconds)
         let heartbeat = heartbeat
         stream.onClose {
