@@ -254,7 +254,9 @@ def check_tap_areas(driver, server, api):
     top = '#device-layers > .is-top .stack > .screen:not(.is-leaving)'
     wait_until_shows(driver, api, session)
     measure(('#operation', 'the inspector\'s Operation'), ('#if-match', 'the inspector\'s If-Match'),
-            ('#operation-body', 'the inspector\'s body'))
+            ('#use-revision', 'the inspector\'s Current'), ('#presets .chip', 'a preset'),
+            ('#operation-body', 'the inspector\'s body'), ('#operation-form [type="submit"]', 'the inspector\'s Send'),
+            ('#inspector details summary', 'the tree\'s heading'))
     measure((f'{top} .bar-button', 'a bar button'), (f'{top} .button-row .button', 'Show'), (f'{top} .row', 'a message row'))
     revision = api.op(session, 'push', {'screen': 'message', 'title': 'Notes', 'params': DEMO_INBOX['params']['messages'][0]})['revision']
     wait_until_shows(driver, api, session, revision)
@@ -288,6 +290,8 @@ def test_every_control_is_big_enough_for_a_finger(browser, server, api):
     # Show and Reply 32 and 36, the notice's × 29 × 22, the top bar's buttons 32, the popover's
     # rows 41, and the Settings checkbox 20 × 20 beside a 19 px label (a 40 px card). Then the
     # text fields: the open form's were 35 px tall, an alert's and If-Match 32, a form's 23.
+    # Then the inspector's buttons: Current 24 px tall, Send 34, the presets 24 (wrapping 6 px
+    # apart), the tree's heading 16.
     seen = check_tap_areas(browser, server, api)
     short = [area for area in seen if area[1] < 44 or area[2] < 44 or area[3]]
     assert short == [], f'too small to tap, or a tap near an edge misses (of {len(seen)}): {short}'
