@@ -2,19 +2,16 @@ import Foundation
 import Testing
 
 /// A disk that fails on demand, for the real binary: a library loaded ahead of libc
-/// (`LD_PRELOAD`) that makes `fsync` and `fdatasync` fail with EIO while one flag file exists,
-/// and writes to files under the data directory fail with ENOSPC (a full disk) while another
-/// does (at once, or once a given number of bytes more have been written); it calls libc's otherwise. The server's threads and SQLite reach all of these through
-/// libc, so the server meets the failure where a failing disk would put it.
-///
-/// Built at the test's start with the C compiler that ships with Swift (`clang`, on PATH
-/// beside `swift`), into a directory of its own that goes with this value.
+/// (`PreloadedLibrary`) that makes `fsync` and `fdatasync` fail with EIO while one flag file
+/// exists, and writes to files under the data directory fail with ENOSPC (a full disk) while
+/// another does (at once, or once a given number of bytes more have been written); it calls
+/// libc's otherwise. The server's threads and SQLite reach all of these through libc, so the
+/// server meets the failure where a failing disk would put it.
 final class FailingDisk: Sendable {
-    let directory: String
+    private let library: PreloadedLibrary
     private let dataDirectory: String
-    private var flushFlag: String { directory + "/fail-flushes" }
-    private var fullFlag: String { directory + "/full" }
-    private var library: String { directory + "/libfailingdisk.so" }
+    private var flushFlag: String { library.directory + "/fail-flushes" }
+    private var fullFlag: String { library.directory + "/full" }
 
     private static let source = """
         #define _GNU_SOURCE
@@ -125,42 +122,16 @@ final class FailingDisk: Sendable {
     /// `data`: the directory whose files a full disk refuses writes to.
     init(data: DataDirectory) throws {
         dataDirectory = data.path
-        directory = NSTemporaryDirectory() + "failing-disk-\(UUID().uuidString)"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let sourcePath = directory + "/failingdisk.c"
-        try Self.source.write(toFile: sourcePath, atomically: true, encoding: .utf8)
-        let compiler = Process()
-        compiler.executableURL = URL(fileURLWithPath: try #require(Self.compiler(), "no clang or cc on PATH"))
-        compiler.arguments = ["-shared", "-fPIC", "-O1", "-o", library, sourcePath, "-ldl"]
-        try compiler.run()
-        compiler.waitUntilExit()
-        try #require(compiler.terminationStatus == 0, "the failing-disk library did not build")
+        library = try PreloadedLibrary(name: "failingdisk", source: Self.source)
     }
 
-    /// Swift's toolchain ships clang beside `swift`; else the system's cc.
-    private static func compiler() -> String? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        for name in ["clang", "cc"] {
-            for directory in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/\(name)") {
-                return "\(directory)/\(name)"
-            }
-        }
-        return nil
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(atPath: directory)
-    }
-
-    /// The environment that loads the library into the server. The sanitizers' builds link
-    /// their runtime statically, so another library ahead of libc is allowed.
+    /// The environment that loads the library into the server.
     var environment: [String: String] {
-        [
-            "LD_PRELOAD": library, "FAILING_DISK_FLUSHES": flushFlag, "FAILING_DISK_FULL": fullFlag,
+        library.environment([
+            "FAILING_DISK_FLUSHES": flushFlag, "FAILING_DISK_FULL": fullFlag,
             // The path as the kernel gives it back for an open descriptor (symbolic links resolved).
             "FAILING_DISK_DATA": URL(fileURLWithPath: dataDirectory).resolvingSymlinksInPath().path + "/",
-            "ASAN_OPTIONS": "verify_asan_link_order=0",
-        ]
+        ])
     }
 
     /// The real binary on this disk, durable in its data directory.
