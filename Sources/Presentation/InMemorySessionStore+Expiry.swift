@@ -18,7 +18,7 @@ extension InMemorySessionStore {
     /// ran out) is left to the next sweep.
     @discardableResult
     public func removeExpired(now: Date) throws(PresentationError) -> Int {
-        let removed = closeExpired(now: now)
+        let removed = toldDeleted(closeExpired(now: now))
         let retried = unremoved.withLock { pending in
             defer { pending = [] }
             return pending
@@ -39,16 +39,20 @@ extension InMemorySessionStore {
     /// creation was refused for a session nobody could use any more.
     ///
     /// At most once a second: each call looks at every session, and a flood of creations at
-    /// the limit must not each pay for that. The journal's removal is queued, not waited for,
+    /// the limit must not each pay for that. A call that comes while another looks waits for
+    /// it, then finds this second's look done: the room it freed is there to take (16
+    /// creations at once at a full store of expired sessions: 15 were refused while the one
+    /// that looked freed 2,000 places). The journal's removal is queued, not waited for,
     /// so the creation does not wait on the disk for sessions it never touched; if that write
     /// fails the rows stay, already expired, for the next sweep to remove, as after a failed one.
     func removeExpiredForRoom(now: Date) -> Bool {
         let second = Int(now.timeIntervalSinceReferenceDate.rounded(.down))
-        let last = roomSweepSecond.load(ordering: .relaxed)
-        guard second != last,
-            roomSweepSecond.compareExchange(expected: last, desired: second, ordering: .relaxed).exchanged
-        else { return false }
-        let removed = closeExpired(now: now)
+        let closed = roomLookSecond.withLock { last -> [ClosedSession] in
+            guard second != last else { return [] }
+            last = second
+            return closeExpired(now: now)
+        }
+        let removed = toldDeleted(closed)
         guard !removed.isEmpty else { return false }
         journal?.remove(removed) { [self] failure in
             if failure != nil { unremoved.withLock { $0 += removed } }
@@ -56,10 +60,14 @@ extension InMemorySessionStore {
         return true
     }
 
-    /// Closes every session whose lease ran out by `now`, drops it from memory and tells its
-    /// watchers `.deleted`: what the journal must then remove.
-    private func closeExpired(now: Date) -> [StoredSession] {
-        var removed: [(watchers: [Watch], stored: StoredSession)] = []
+    /// A session closed and dropped from memory: its watchers, still to be told, and what the
+    /// journal must remove.
+    private typealias ClosedSession = (watchers: [Watch], stored: StoredSession)
+
+    /// Closes every session whose lease ran out by `now` and drops it from memory; its watchers
+    /// are told by `toldDeleted`, once the caller holds no lock (they may call back into the store).
+    private func closeExpired(now: Date) -> [ClosedSession] {
+        var removed: [ClosedSession] = []
         for shard in shards {
             let candidates = shard.entries.withLock { Array($0) }
             for (id, entry) in candidates where entry.lease.isExpired(at: now) {
@@ -70,12 +78,17 @@ extension InMemorySessionStore {
                 removed.append(closed)
             }
         }
-        guard !removed.isEmpty else { return [] }
-        sessionCount.subtract(removed.count, ordering: .relaxed)
-        for closed in removed {
-            for watch in closed.watchers { watch.tell(.deleted) }
+        if !removed.isEmpty { sessionCount.subtract(removed.count, ordering: .relaxed) }
+        return removed
+    }
+
+    /// Tells the watchers of sessions `closeExpired` closed that they are gone: what the journal
+    /// must then remove.
+    private func toldDeleted(_ closed: [ClosedSession]) -> [StoredSession] {
+        for session in closed {
+            for watch in session.watchers { watch.tell(.deleted) }
         }
-        return removed.map(\.stored)
+        return closed.map(\.stored)
     }
 
     /// Writes the last-access times that reads have moved since the last write, in one batch, so

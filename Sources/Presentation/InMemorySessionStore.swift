@@ -21,8 +21,10 @@ public final class InMemorySessionStore: SessionStore {
     private let makeIdentity: @Sendable () -> (SessionID, SessionToken)
     let shards: [SessionShard]
     let sessionCount = Atomic<Int>(0)
-    /// The second (since the reference date) of the last `removeExpiredForRoom`, which runs at most once in one.
-    let roomSweepSecond = Atomic<Int>(Int.min)
+    /// The second (since the reference date) of the last `removeExpiredForRoom`, which looks at
+    /// most once in one; held while it looks, so that creations meeting a full store at once
+    /// wait for the look under way rather than be refused while it frees their room.
+    let roomLookSecond = Mutex<Int>(Int.min)
     /// Expired sessions gone from memory whose removal the journal refused (a full disk): the
     /// next sweep removes them, with their bytes (`removeExpired`).
     let unremoved = Mutex<[StoredSession]>([])
@@ -215,8 +217,8 @@ public final class InMemorySessionStore: SessionStore {
     /// sweep hold slots that nobody can use: they are freed first (`removeExpiredForRoom`).
     private func reserveSlot(now: Date) throws(PresentationError) {
         if takeSlot() { return }
-        // Tried again whether this creation looked or another did this second: a look under way
-        // elsewhere may have freed room since.
+        // Tried again whether this creation looked or another did this second: that look, which
+        // this one waited for, may have freed room.
         _ = removeExpiredForRoom(now: now)
         guard takeSlot() else { throw .tooManySessions(limit: limits.maxSessions) }
     }

@@ -119,6 +119,29 @@ struct ExpiryTests {
         }
     }
 
+    /// Creations that meet a full store at once all look for expired sessions, and one of
+    /// them does (a look walks every session, at most once a second). The others must wait
+    /// for that look, not be refused while it frees the room they came for.
+    @Test("Concurrent creations at a full store all take the places of expired sessions")
+    func concurrentCreationsTakeExpiredSlots() throws {
+        let clock = ManualClock()
+        let limit = 2_000
+        let store = InMemorySessionStore(limits: Limits(maxSessions: limit, sessionTTL: 10), clock: { clock.now })
+        for _ in 0..<limit { _ = try store.create(root: Fixture.spec("a"), now: clock.now) }
+        clock.advance(11)
+        let refused = Atomic<Int>(0)
+        DispatchQueue.concurrentPerform(iterations: 16) { _ in
+            do {
+                _ = try store.create(root: Fixture.spec("b"), now: clock.now)
+            } catch {
+                #expect(error as? PresentationError == .tooManySessions(limit: limit))
+                refused.add(1, ordering: .relaxed)
+            }
+        }
+        #expect(refused.load(ordering: .relaxed) == 0, "refused while another creation freed the room")
+        #expect(store.count == 16)
+    }
+
     @Test("The sweep frees expired sessions, tells their watchers, and leaves the others")
     func sweep() throws {
         let clock = ManualClock()
