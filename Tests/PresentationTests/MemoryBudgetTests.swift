@@ -90,6 +90,59 @@ struct MemoryBudgetTests {
         #expect(memory.reclaims == 1)
     }
 
+    /// One creation measures at a time. One that comes meanwhile may use the last reading when
+    /// that lets it in, but not when it refuses it: the measure under way hands freed heap back
+    /// first, and may find room, as a quiet server's next creation would. Refused on the stale
+    /// reading, creations arriving together at a budget freed by deleted sessions got 503 while
+    /// the one measuring found the process under it.
+    @Test("A creation that comes while another measures past the limit waits for that measure")
+    func waitsForMeasureUnderWay() {
+        let memory = FakeMemory()
+        memory.set(1_500)
+        let reclaiming = DispatchSemaphore(value: 0)
+        let letReclaimGo = DispatchSemaphore(value: 0)
+        let gated = Atomic<Bool>(false)
+        let budget = MemoryBudget(
+            limit: 1_000, interval: 1, measure: { memory.read() },
+            reclaim: {
+                memory.reclaim()
+                guard gated.load(ordering: .relaxed) else { return }
+                reclaiming.signal()
+                // Bounded, so that a regression fails rather than hangs.
+                _ = letReclaimGo.wait(timeout: .now() + 5)
+            })
+        let start = Date(timeIntervalSince1970: 1_000)
+        #expect(budget.isExceeded(now: start))
+        // Sessions deleted since: their heap goes back to the system at the next reclaim.
+        memory.set(1_500, freedByReclaim: 600)
+        gated.store(true, ordering: .relaxed)
+        let later = start.addingTimeInterval(1)
+        // Threads of their own: the global queue's pool may not start another while one waits.
+        let measured = DispatchSemaphore(value: 0)
+        let first = Atomic<Int>(-1)
+        Thread {
+            first.store(budget.isExceeded(now: later) ? 1 : 0, ordering: .relaxed)
+            measured.signal()
+        }.start()
+        #expect(reclaiming.wait(timeout: .now() + 5) == .success, "the first creation measures and reclaims")
+        let arrived = DispatchSemaphore(value: 0)
+        let second = Atomic<Int>(-1)
+        Thread {
+            arrived.signal()
+            second.store(budget.isExceeded(now: later) ? 1 : 0, ordering: .relaxed)
+            measured.signal()
+        }.start()
+        // The second creation comes while the first is still reclaiming.
+        #expect(arrived.wait(timeout: .now() + 5) == .success)
+        Thread.sleep(forTimeInterval: 0.2)
+        letReclaimGo.signal()
+        #expect(measured.wait(timeout: .now() + 10) == .success)
+        #expect(measured.wait(timeout: .now() + 10) == .success)
+        #expect(first.load(ordering: .relaxed) == 0)
+        #expect(second.load(ordering: .relaxed) == 0, "refused on the reading the measure under way was replacing")
+        #expect(memory.reclaims == 2)
+    }
+
     @Test("Memory that cannot be measured never refuses")
     func unmeasurable() {
         let memory = FakeMemory()
