@@ -75,10 +75,12 @@ extension InMemorySessionStore {
                 shard.entries.withLock { entries in
                     if entries[id] === entry { entries.removeValue(forKey: id) }
                 }
+                // Its place is free from now, not once the walk is done: a creation at a full
+                // store meanwhile, whose look this second is spent, was refused for it.
+                sessionCount.subtract(1, ordering: .relaxed)
                 removed.append(closed)
             }
         }
-        if !removed.isEmpty { sessionCount.subtract(removed.count, ordering: .relaxed) }
         return removed
     }
 

@@ -142,6 +142,59 @@ struct ExpiryTests {
         #expect(store.count == 16)
     }
 
+    /// A creation at a full store looks for expired sessions at most once a second; later in
+    /// that second it takes only the places that were freed. The sweep frees them as it walks
+    /// the store, and each place must count as free once its session is gone, not when the
+    /// whole walk is done: creations meanwhile were refused for sessions already dropped.
+    @Test("A place the sweep has freed is taken by a creation while the sweep still walks the store")
+    func creationTakesPlaceFreedMidSweep() throws {
+        let clock = ManualClock()
+        let limit = 201
+        let store = InMemorySessionStore(limits: Limits(maxSessions: limit, sessionTTL: 10), clock: { clock.now })
+        // Half past a whole second, so that the moments below share theirs.
+        let past = clock.now.timeIntervalSinceReferenceDate
+        clock.advance(1.5 - (past - past.rounded(.down)))
+        var ids: [SessionID] = []
+        for _ in 0..<limit { ids.append(try store.create(root: Fixture.spec("a"), now: clock.now).session.id) }
+        // The session of the last shard the sweep walks stays alive, read; the others expire.
+        ids.sort { $0.shardKey < $1.shardKey }
+        let alive = ids.removeLast(), firstExpired = ids[0]
+        #expect(firstExpired.shardKey < alive.shardKey)
+        clock.advance(5)
+        #expect(store.read(alive) { _ in true })
+        // Nothing has expired yet: refused, and this second's look is spent.
+        clock.advance(4.7)
+        #expect(throws: PresentationError.tooManySessions(limit: limit)) { try store.create(root: Fixture.spec("b"), now: clock.now) }
+        clock.advance(0.5)
+        // A read of the live session holds its lock, which stops the sweep there, past every
+        // shard but its own.
+        let holding = DispatchSemaphore(value: 0), letGo = DispatchSemaphore(value: 0), done = DispatchSemaphore(value: 0)
+        Thread {
+            _ = store.read(alive) { _ in
+                holding.signal()
+                _ = letGo.wait(timeout: .now() + 5)
+                return false
+            }
+            done.signal()
+        }.start()
+        #expect(holding.wait(timeout: .now() + 5) == .success)
+        let swept = Atomic<Int>(-1)
+        Thread {
+            swept.store((try? store.removeExpired(now: clock.now)) ?? -2, ordering: .relaxed)
+            done.signal()
+        }.start()
+        let deadline = Date().addingTimeInterval(5)
+        while store.lease(of: firstExpired) != nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.001) }
+        #expect(store.lease(of: firstExpired) == nil, "the sweep has dropped the first shard's sessions")
+        let created = Result { () throws(PresentationError) in try store.create(root: Fixture.spec("c"), now: clock.now) }
+        letGo.signal()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(throws: Never.self, "refused while the sweep had freed places") { try created.get() }
+        #expect(swept.load(ordering: .relaxed) == limit - 1)
+        #expect(store.count == 2)
+    }
+
     @Test("The sweep frees expired sessions, tells their watchers, and leaves the others")
     func sweep() throws {
         let clock = ManualClock()
