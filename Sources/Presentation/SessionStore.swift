@@ -105,6 +105,11 @@ public protocol SessionStore: Sendable {
 
     /// Calls `onChange` after each change of the session until the watch is cancelled;
     /// nil when there is no such session.
+    ///
+    /// `onChange` is called with no lock of the store held, but a durable store calls it from
+    /// its journal's thread while the session's turn is still held (so that `.deleted` is the
+    /// last word): it may read the store and start changes with a completion, and must not
+    /// wait for a change or a deletion, of this session or any other, to be written.
     func watch(_ id: SessionID, _ onChange: @escaping @Sendable (SessionChange) -> Void) -> Watch?
 
     /// Up to `limit` sessions whose ids sort after `cursor` (any spelling, see

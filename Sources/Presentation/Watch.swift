@@ -24,7 +24,9 @@ public final class Watch: Sendable {
         unregister?()
     }
 
-    /// Calls the watcher unless cancelled; the caller holds no lock, so the watcher may call back into the store.
+    /// Calls the watcher unless cancelled. The caller holds no lock, so the watcher may call back
+    /// into the store, within what `SessionStore.watch` allows (a durable store's caller holds
+    /// the session's turn: the watcher must not wait for a write).
     func tell(_ change: SessionChange) {
         guard unregister.withLock({ $0 != nil }) else { return }
         onChange(change)
