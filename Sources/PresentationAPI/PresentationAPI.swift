@@ -45,9 +45,14 @@ public final class PresentationAPI: HTTPHandler {
         self.staticFiles = staticFiles
         self.configuration = configuration
         self.now = now
-        parser = JSONParser(maxDepth: configuration.maxJSONDepth)
+        // No bound on a string's length of their own: the body that holds it has one
+        // (`--max-body-bytes`), and the session that keeps it another (`--max-session-bytes`).
+        // The parser's default, 1 MiB, refused a longer string as malformed JSON (400) once
+        // the body limit was raised past it, a limit no document names.
+        parser = JSONParser(maxDepth: configuration.maxJSONDepth, maxStringBytes: .max)
         documentParser = JSONParser(
-            maxDepth: Self.documentDepth(bodyDepth: configuration.maxJSONDepth, limits: store.limits))
+            maxDepth: Self.documentDepth(bodyDepth: configuration.maxJSONDepth, limits: store.limits),
+            maxStringBytes: .max)
         heartbeat = Heartbeat(interval: configuration.heartbeatSeconds)
         renewals = LeaseRenewals(store: store)
         creations = ReplyCache(capacity: configuration.creationKeysKept, byteBudget: configuration.creationReplyBytesKept)
