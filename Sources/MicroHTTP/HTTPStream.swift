@@ -4,8 +4,8 @@ import Synchronization
 ///
 /// The connection is suspended while there is nothing to send, so an idle subscriber
 /// holds no thread and uses no CPU; `send` resumes it. A reader that falls too far
-/// behind (`maxBufferedBytes` waiting when another message comes) is cut off rather than
-/// buffered without bound: it reconnects and resumes.
+/// behind (more than `maxBufferedBytes` waiting when another message comes, as docs/api.md
+/// says it) is cut off rather than buffered without bound: it reconnects and resumes.
 public final class HTTPStream: Sendable {
     enum Read {
         case bytes(Int)
@@ -48,7 +48,7 @@ public final class HTTPStream: Sendable {
             // Behind is what is still waiting, before this message: a message larger than the
             // limit (a session's JSON may be) is taken while the reader keeps up, else it would
             // end every stream at once, and every reconnection too.
-            if state.waiting >= maxBufferedBytes {
+            if state.waiting > maxBufferedBytes {
                 state.finished = true
             } else {
                 // What was sent goes once it is as much as what waits: moving the rest to the

@@ -51,4 +51,14 @@ struct StreamBacklogTests {
         _ = buffer.withUnsafeMutableBytes { stream.read(into: $0) }
         #expect(stream.bufferCapacity > 0, "a small message's storage is kept for the next one")
     }
+
+    /// docs/api.md: "A reader more than 1 MiB behind is ended". Exactly the limit behind is
+    /// not more than it: the next message is taken, and only one past it ends the stream.
+    @Test("A reader exactly the limit behind is kept; one byte more behind is ended")
+    func behindByTheLimitExactly() {
+        let stream = HTTPStream(maxBufferedBytes: 100)
+        #expect(stream.send([UInt8](repeating: 0x61, count: 100)))
+        #expect(stream.send([0x62]), "100 bytes behind is not more than 100")
+        #expect(!stream.send([0x63]), "101 bytes behind is more than 100")
+    }
 }
