@@ -5,8 +5,9 @@ public struct LibraryMessage: Sendable, Equatable {
     public let text: String
     /// The status libmicrohttpd answered with, when the message reports a request it refused
     /// itself: a request line or header block too large for the connection's memory (414,
-    /// 431), an HTTP version it does not speak (505), a malformed header or chunk (400). Such a
-    /// request never reaches the handler, so this message is the only trace it leaves.
+    /// 431), a `Content-Length` past 64 bits (413), an HTTP version it does not speak (505), a
+    /// malformed header or chunk (400). Such a request never reaches the handler, so this
+    /// message is the only trace it leaves.
     public let refusal: HTTPStatus?
 
     public init(_ text: String) {

@@ -72,7 +72,7 @@ extension PresentationAPI {
         }
         text.family(
             "presentation_http_refused_total", type: "counter",
-            help: "Requests libmicrohttpd answered itself, by status: a request line or headers too large (414, 431), an HTTP version it does not speak (505), a malformed header or chunk (400).")
+            help: "Requests libmicrohttpd answered itself, by status: a request line or headers too large (414, 431), a Content-Length past 64 bits (413), an HTTP version it does not speak (505), a malformed header or chunk (400).")
         for (status, count) in metrics.refusalCounts().sorted(by: { $0.key < $1.key }) {
             text.sample("presentation_http_refused_total", [("status", String(status))], Double(count))
         }

@@ -20,6 +20,25 @@ struct LibraryRefusalTests {
         }
     }
 
+    /// libmicrohttpd reads `Content-Length` as an unsigned 64-bit number before any handler
+    /// runs: one that does not fit (20 digits past 18446744073709551615) it refuses itself
+    /// with 413 and its own HTML, not the server's `body_too_large` problem, which every
+    /// length that does fit gets (LimitTests). docs/api.md ("Errors") names both.
+    @Test("A Content-Length past 2^64 - 1 gets libmicrohttpd's own 413, counted among its refusals")
+    func contentLengthPastSixtyFourBits() throws {
+        let api = APIConfiguration(adminToken: SessionTokenDigest(hashing: Self.secret))
+        try withServer(api: api) { server in
+            let client = try server.connect()
+            try client.writeRaw(
+                Array("POST /v1/sessions HTTP/1.1\r\nHost: a\r\nContent-Length: 18446744073709551616\r\n\r\n".utf8))
+            let refused = try client.readResponse()
+            #expect(refused.status == 413)
+            #expect(refused.header("Content-Type") != "application/problem+json")
+            let text = try server.connect().get("/metrics", token: Self.secret).text
+            #expect(metricSamples(text)["presentation_http_refused_total{status=\"413\"}"] == 1)
+        }
+    }
+
     /// Such a request never reaches the handler, so the access hook never counts it: without
     /// this family a flood of 431s (a client's cookies grown past 16 KB) left no trace in
     /// `/metrics`.
