@@ -102,7 +102,7 @@ func handleAccess(
 
     guard let existing = requestSlot.pointee else {
         let request = RequestContext(
-            method: requestMethod(method), path: requestPath(url),
+            method: requestMethod(method), path: requestPath(url, version: version, on: connection),
             clientAddress: clientAddress(of: connection, trusting: daemon.trustedProxies))
         // Released by handleCompleted.
         requestSlot.pointee = Unmanaged.passRetained(request).toOpaque()
@@ -269,6 +269,9 @@ func unescapeKeepingNUL(
         write += 1
     }
     text[write] = 0
+    // The bytes decoding freed are marked, so that a NUL the client sent in the path is told
+    // from them (`targetHoldsNUL`): left as they were, they could be any bytes.
+    for freed in (write + 1)..<max(read, write + 1) { text[freed] = freedByDecoding }
     return write
 }
 

@@ -24,11 +24,25 @@ func requestMethod(_ name: UnsafePointer<CChar>?) -> HTTPMethod {
 /// The request's path: an origin-form target (`/v1/sessions`) as it is; an absolute-form one
 /// (`http://host:8080/v1/sessions`, which RFC 9112 section 3.2.2 says a server must accept)
 /// without its scheme and authority, `/` when it has no path.
-func requestPath(_ url: UnsafePointer<CChar>?) -> String {
+///
+/// libmicrohttpd hands the path over as a C string, which a NUL byte sent raw in the target
+/// ends early: `/v1/sessions/ID<NUL>junk` would be served as `/v1/sessions/ID`, which is what
+/// `unescapeKeepingNUL` prevents for `%00`. So the path is measured against where the target
+/// ends in the request line (`version` follows it), and one that held a NUL gets `%00` in its
+/// place, as an escaped one keeps it: it matches no route, file or token.
+func requestPath(_ url: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?, on connection: OpaquePointer) -> String {
     guard let url else { return "/" }
+    let length = strlen(url)
+    let path = url.withMemoryRebound(to: UInt8.self, capacity: length) { requestPath(UnsafeBufferPointer(start: $0, count: length)) }
+    // Nearly every request: the target is the path whole, nothing escaped, no query.
+    guard let version, url + length != version - 1 else { return path }
+    return targetHoldsNUL(url, length: length, end: version - 1, on: connection) ? path + "%00" : path
+}
+
+private func requestPath(_ url: UnsafeBufferPointer<UInt8>) -> String {
     // Nearly every request: nothing to look at past the first byte.
-    if UInt8(bitPattern: url.pointee) == UInt8(ascii: "/") { return String(cString: url) }
-    let target = String(cString: url)
+    if url.first == UInt8(ascii: "/") { return String(decoding: url, as: UTF8.self) }
+    let target = String(decoding: url, as: UTF8.self)
     for scheme in ["http://", "https://"] where target.utf8.count >= scheme.utf8.count {
         let rest = target.utf8.dropFirst(scheme.utf8.count)
         guard zip(target.utf8, scheme.utf8).allSatisfy({ $0 | 0x20 == $1 | 0x20 }) else { continue }
@@ -36,6 +50,46 @@ func requestPath(_ url: UnsafePointer<CChar>?) -> String {
         return String(target[slash...])
     }
     return target
+}
+
+/// Whether the request target, which ends at `end` (the NUL libmicrohttpd wrote over the space
+/// before the version), held a NUL byte before its query, past the `length` bytes of the path.
+///
+/// What libmicrohttpd and `unescapeKeepingNUL` leave between the path's terminator and the
+/// query's first argument (or the target's end) when the client sent no NUL: nothing (a path
+/// as it came), the terminator alone (a query follows: it is where the `?` was), or the
+/// terminator, the bytes decoding freed (marked with LF) and, when a query follows, the NUL
+/// over its `?`. Anything else is bytes the client sent after a NUL of its own.
+private func targetHoldsNUL(_ url: UnsafePointer<CChar>, length: Int, end: UnsafePointer<CChar>, on connection: OpaquePointer) -> Bool {
+    // Both in the request line, itself in the head: else not the layout this reads; left alone.
+    guard end > url, end - url < CMicroHTTPD_request_header_size(connection) else { return false }
+    var query: UnsafePointer<CChar>?
+    withUnsafeMutablePointer(to: &query) { pointer in
+        _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, firstArgument, pointer)
+    }
+    let stop = query ?? end
+    let terminator = url + length
+    guard terminator < stop, stop <= end else { return terminator != stop }
+    var at = terminator + 1
+    while at < stop, at.pointee == freedByDecoding { at += 1 }
+    if at == stop { return false }
+    return !(at > terminator + 1 && at + 1 == stop && at.pointee == 0)
+}
+
+/// What `unescapeKeepingNUL` writes over the bytes decoding freed: LF, which ends the request
+/// line and so is never in a target.
+let freedByDecoding = CChar(UInt8(ascii: "\n"))
+
+/// MHD_KeyValueIterator: `cls` points at where the first query argument's name starts; stops there.
+private func firstArgument(
+    _ cls: UnsafeMutableRawPointer?,
+    _ kind: MHD_ValueKind,
+    _ key: UnsafePointer<CChar>?,
+    _ value: UnsafePointer<CChar>?
+) -> MHD_Result {
+    guard let cls, let key else { return .YES }
+    cls.assumingMemoryBound(to: UnsafePointer<CChar>?.self).pointee = key
+    return .NO
 }
 
 /// Every header or query argument of the request, in order (MHD_get_connection_values).

@@ -27,4 +27,34 @@ struct PathDecodingTests {
             #expect(try client.snapshot(of: session).revision == 1)
         }
     }
+
+    /// The request target as bytes on the wire, with `nul` where a client put a NUL byte.
+    private static func request(_ target: String, token: String) -> [UInt8] {
+        let parts = target.split(separator: "\u{0}", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        return Array("GET ".utf8) + Array(parts.joined(separator: [0])) + Array(" HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n".utf8)
+    }
+
+    @Test("A NUL byte sent raw in the path cuts nothing short either")
+    func rawNUL() throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let cases = [
+                session.route() + "\u{0}junk", session.route() + "\u{0}junk?wait=1", session.route() + "\u{0}?x",
+                "/heal%74hz\u{0}junk", "/healthz\u{0}/../v1/sessions",
+            ]
+            for target in cases {
+                let raw = try server.connect()
+                try raw.writeRaw(Self.request(target, token: session.token))
+                let status = try raw.readResponse().status
+                #expect(status == 404, "\(target.debugDescription) was answered \(status), as the path before its NUL")
+            }
+            // Escapes, a query and an empty one still read as they did.
+            for target in [session.route(), session.route() + "?", session.route() + "?&x=%41", session.route().replacingOccurrences(of: "/v1/", with: "/v%31/") + "?a=b"] {
+                let raw = try server.connect()
+                try raw.writeRaw(Self.request(target, token: session.token))
+                #expect(try raw.readResponse().status == 200, "\(target) was not read as the session")
+            }
+        }
+    }
 }
