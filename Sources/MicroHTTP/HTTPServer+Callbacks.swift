@@ -157,11 +157,18 @@ func handleAccess(
         return queue(response, for: request, on: connection, daemon: daemon)
     }
 
+    let (requestHeaders, heldNUL) = headers(of: connection, head: method)
+    if let heldNUL {
+        let response = daemon.handler.response(
+            for: .invalidHeader(name: heldNUL, reason: "holds a NUL byte or a line folded onto the next"),
+            requestHeaders: requestHeaders)
+        return queue(response, for: request, on: connection, daemon: daemon)
+    }
     let httpRequest = HTTPRequest(
         method: request.method,
         path: request.path,
         query: values(of: connection, kind: .GET_ARGUMENT_KIND),
-        headers: headers(of: connection),
+        headers: requestHeaders,
         body: request.body,
         clientAddress: request.clientAddress)
     request.body = []
