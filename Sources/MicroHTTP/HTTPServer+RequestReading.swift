@@ -53,43 +53,61 @@ private func requestPath(_ url: UnsafeBufferPointer<UInt8>) -> String {
 }
 
 /// Whether the request target, which ends at `end` (the NUL libmicrohttpd wrote over the space
-/// before the version), held a NUL byte before its query, past the `length` bytes of the path.
+/// before the version), held a NUL byte, in its path past the `length` bytes read of it or in
+/// its query (libmicrohttpd reads the query's arguments as C strings too, and stops at the first
+/// NUL: `?access_token=TOKEN<NUL>junk` would be read as the token).
 ///
 /// What libmicrohttpd and `unescapeKeepingNUL` leave between the path's terminator and the
 /// query's first argument (or the target's end) when the client sent no NUL: nothing (a path
 /// as it came), the terminator alone (a query follows: it is where the `?` was), or the
 /// terminator, the bytes decoding freed (marked with LF) and, when a query follows, the NUL
-/// over its `?`. Anything else is bytes the client sent after a NUL of its own.
+/// over its `?`. After the last argument's terminator, only the bytes its decoding freed and
+/// the NUL over a trailing `&`. Anything else is bytes the client sent after a NUL of its own.
 private func targetHoldsNUL(_ url: UnsafePointer<CChar>, length: Int, end: UnsafePointer<CChar>, on connection: OpaquePointer) -> Bool {
     // Both in the request line, itself in the head: else not the layout this reads; left alone.
     guard end > url, end - url < CMicroHTTPD_request_header_size(connection) else { return false }
-    var query: UnsafePointer<CChar>?
+    var query = QueryBounds()
     withUnsafeMutablePointer(to: &query) { pointer in
-        _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, firstArgument, pointer)
+        _ = MHD_get_connection_values(connection, .GET_ARGUMENT_KIND, boundQuery, pointer)
     }
-    let stop = query ?? end
+    let stop = query.first ?? end
     let terminator = url + length
     guard terminator < stop, stop <= end else { return terminator != stop }
     var at = terminator + 1
     while at < stop, at.pointee == freedByDecoding { at += 1 }
-    if at == stop { return false }
-    return !(at > terminator + 1 && at + 1 == stop && at.pointee == 0)
+    if at != stop, !(at > terminator + 1 && at + 1 == stop && at.pointee == 0) { return true }
+    guard let last = query.last else { return false }
+    let argumentEnd = last + strlen(last)
+    guard argumentEnd >= stop, argumentEnd < end else { return false }
+    at = argumentEnd + 1
+    while at < end, at.pointee == freedByDecoding { at += 1 }
+    // A trailing `&` leaves its NUL after them.
+    return at != end && !(at + 1 == end && at.pointee == 0)
+}
+
+/// What `targetHoldsNUL` gathers of the query's arguments: where the first one's name starts,
+/// and the last one's value (its name when it has none).
+private struct QueryBounds {
+    var first: UnsafePointer<CChar>?
+    var last: UnsafePointer<CChar>?
 }
 
 /// What `unescapeKeepingNUL` writes over the bytes decoding freed: LF, which ends the request
 /// line and so is never in a target.
 let freedByDecoding = CChar(UInt8(ascii: "\n"))
 
-/// MHD_KeyValueIterator: `cls` points at where the first query argument's name starts; stops there.
-private func firstArgument(
+/// MHD_KeyValueIterator: `cls` points at the QueryBounds `targetHoldsNUL` is gathering.
+private func boundQuery(
     _ cls: UnsafeMutableRawPointer?,
     _ kind: MHD_ValueKind,
     _ key: UnsafePointer<CChar>?,
     _ value: UnsafePointer<CChar>?
 ) -> MHD_Result {
     guard let cls, let key else { return .YES }
-    cls.assumingMemoryBound(to: UnsafePointer<CChar>?.self).pointee = key
-    return .NO
+    let bounds = cls.assumingMemoryBound(to: QueryBounds.self)
+    if bounds.pointee.first == nil { bounds.pointee.first = key }
+    bounds.pointee.last = value ?? key
+    return .YES
 }
 
 /// Every header or query argument of the request, in order (MHD_get_connection_values).

@@ -29,9 +29,10 @@ struct PathDecodingTests {
     }
 
     /// The request target as bytes on the wire, with `nul` where a client put a NUL byte.
-    private static func request(_ target: String, token: String) -> [UInt8] {
+    private static func request(_ target: String, token: String?) -> [UInt8] {
         let parts = target.split(separator: "\u{0}", omittingEmptySubsequences: false).map { Array($0.utf8) }
-        return Array("GET ".utf8) + Array(parts.joined(separator: [0])) + Array(" HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(token)\r\n\r\n".utf8)
+        let authorization = token.map { "Authorization: Bearer \($0)\r\n" } ?? ""
+        return Array("GET ".utf8) + Array(parts.joined(separator: [0])) + Array(" HTTP/1.1\r\nHost: x\r\n\(authorization)\r\n".utf8)
     }
 
     @Test("A NUL byte sent raw in the path cuts nothing short either")
@@ -49,8 +50,20 @@ struct PathDecodingTests {
                 let status = try raw.readResponse().status
                 #expect(status == 404, "\(target.debugDescription) was answered \(status), as the path before its NUL")
             }
+            // In the query, where libmicrohttpd stops reading the arguments at the NUL.
+            for target in [
+                session.route("events?access_token=\(session.token)\u{0}junk"),
+                session.route("events?access_token=\(session.token)\u{0}&access_token=other"),
+                session.route("events?x=%41&access_token=\(session.token)\u{0}junk"),
+            ] {
+                let raw = try server.connect()
+                try raw.writeRaw(Self.request(target, token: nil))
+                let status = try raw.readHead(until: .now + .seconds(5)).status
+                #expect(status == 404, "\(target.debugDescription) was answered \(status), as the query before its NUL")
+            }
             // Escapes, a query and an empty one still read as they did.
-            for target in [session.route(), session.route() + "?", session.route() + "?&x=%41", session.route().replacingOccurrences(of: "/v1/", with: "/v%31/") + "?a=b"] {
+            for target in [session.route(), session.route() + "?", session.route() + "?&x=%41", session.route().replacingOccurrences(of: "/v1/", with: "/v%31/") + "?a=b",
+                session.route() + "?a=%41&b&&c=+%42+&"] {
                 let raw = try server.connect()
                 try raw.writeRaw(Self.request(target, token: session.token))
                 #expect(try raw.readResponse().status == 200, "\(target) was not read as the session")
