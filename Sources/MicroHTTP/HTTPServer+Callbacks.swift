@@ -106,9 +106,10 @@ func handleAccess(
             clientAddress: clientAddress(of: connection, trusting: daemon.trustedProxies))
         // Released by handleCompleted.
         requestSlot.pointee = Unmanaged.passRetained(request).toOpaque()
-        let framing = RequestFraming(of: connection)
+        let headSize = CMicroHTTPD_request_header_size(connection)
+        let framing = RequestFraming(of: connection, head: method, headSize: headSize)
         if let refusal = framing.refusal(version: version)
-            ?? daemon.headerRoom.refusal(headerBytes: CMicroHTTPD_request_header_size(connection), fields: framing.fields)
+            ?? daemon.headerRoom.refusal(headerBytes: headSize, fields: framing.fields)
         {
             // As for a body too large: answered before any of the body is read, which makes
             // libmicrohttpd close the connection, so that no byte of it is taken for a request.

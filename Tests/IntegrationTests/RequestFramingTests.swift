@@ -6,8 +6,8 @@ import Testing
 @Suite("Request framing")
 struct RequestFramingTests {
     /// A request with its headers (`Host`, a bearer token, JSON) and no framing yet.
-    private static func head(_ path: String, token: String, framing: String) -> String {
-        "POST \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
+    private static func head(_ path: String, token: String, framing: String, version: String = "HTTP/1.1") -> String {
+        "POST \(path) \(version)\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n"
             + "Content-Type: application/json\r\n\(framing)\r\n"
     }
 
@@ -85,6 +85,42 @@ struct RequestFramingTests {
             let client = try server.connect()
             try client.writeRaw(Array("GET /healthz HTTP/1.1\r\n\(fields)\r\n".utf8))
             try client.readResponse().expectProblem(400, "invalid_header")
+        }
+    }
+
+    /// Sends `framing` and `body` in a push to a new session, then a pipelined read; expects
+    /// 400 `invalid_header`, the connection closed with nothing after it answered, and the
+    /// session as it was.
+    private static func expectRefused(
+        framing: String, body: String, version: String = "HTTP/1.1", on server: TestServer,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        let session = try server.connect().createSession()
+        let client = try server.connect(timeout: .seconds(2))
+        let head = Self.head(session.route("push"), token: session.token, framing: framing, version: version)
+        try client.writeRaw(Array((head + body + Self.pipelined).utf8))
+        try client.readResponse(to: "POST").expectProblem(400, "invalid_header", sourceLocation: sourceLocation)
+        #expect(
+            client.closedByServer(within: .seconds(2)), "nothing after it is read: \(framing.debugDescription)",
+            sourceLocation: sourceLocation)
+        #expect(try server.connect().snapshot(of: session).revision == 1, sourceLocation: sourceLocation)
+    }
+
+    /// RFC 9112 5.1: a server MUST answer 400 to a request with whitespace between a field's
+    /// name and its colon. libmicrohttpd kept the space as part of the name, so
+    /// `Content-Length : 14` framed no body here, and the body was read as the next request
+    /// (one a proxy that trimmed the space had sent as this request's body). A name that ends
+    /// in another byte no name holds (a vertical tab) is no field name either (RFC 9110 5.1):
+    /// RFC 9112 2.2 has such a message answered 400, and the connection closed.
+    @Test(
+        "Whitespace between a field's name and its colon is 400 and closes the connection",
+        arguments: [
+            "Content-Length : 14\r\n", "Content-Length\t: 14\r\n", "Content-Length\u{0B}: 14\r\n",
+            "Content-Length: 14\r\nX-Other : b\r\n", "Content-Length: 14\r\nHost : y\r\n",
+        ])
+    func whitespaceBeforeColon(framing: String) throws {
+        try withServer { server in
+            try Self.expectRefused(framing: framing, body: #"{"screen":"b"}"#, on: server)
         }
     }
 }
