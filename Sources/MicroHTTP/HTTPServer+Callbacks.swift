@@ -107,7 +107,7 @@ func handleAccess(
         // Released by handleCompleted.
         requestSlot.pointee = Unmanaged.passRetained(request).toOpaque()
         let headSize = CMicroHTTPD_request_header_size(connection)
-        let framing = RequestFraming(of: connection, head: method, headSize: headSize)
+        let framing = RequestFraming(of: connection, head: method, headSize: headSize, version: version)
         if let refusal = framing.refusal(version: version)
             ?? daemon.headerRoom.refusal(headerBytes: headSize, fields: framing.fields)
         {

@@ -123,4 +123,17 @@ struct RequestFramingTests {
             try Self.expectRefused(framing: framing, body: #"{"screen":"b"}"#, on: server)
         }
     }
+
+    /// RFC 9112 2.2 and RFC 9110 5.5: a CR not followed by LF in the request line or a field
+    /// MUST make it invalid (or be read as a space). libmicrohttpd kept it in the value, so
+    /// `X-A: a<CR>Content-Length: 14` framed no body here, but 14 bytes for a proxy that ends
+    /// a line at a bare CR: the body was read as the next request.
+    @Test(
+        "A bare CR in a field is 400 and closes the connection",
+        arguments: ["X-A: a\rContent-Length: 14\r\n", "Content-Length: 14\r\nX-A: a\rb\r\n", "Content-Length: 14\r\nX-A: a\r\r\n"])
+    func bareCR(framing: String) throws {
+        try withServer { server in
+            try Self.expectRefused(framing: framing, body: #"{"screen":"b"}"#, on: server)
+        }
+    }
 }
