@@ -68,6 +68,12 @@ struct RequestFraming {
             if lengths > 0 {
                 return .invalidHeader(name: "Transfer-Encoding", reason: "sent with Content-Length, which one frames the body is unclear")
             }
+            // RFC 9112 6.1: in HTTP/1.0 the framing MUST be taken as faulty and the connection
+            // closed after the request; libmicrohttpd read the chunks and, asked for keep-alive,
+            // kept the connection for a next request that an HTTP/1.0 proxy reads as this body.
+            if let version, strcmp(version, "HTTP/1.0") == 0 {
+                return .invalidHeader(name: "Transfer-Encoding", reason: "not read in HTTP/1.0")
+            }
             if codings > 1 || !chunked {
                 return .invalidHeader(name: "Transfer-Encoding", reason: "only chunked is read")
             }

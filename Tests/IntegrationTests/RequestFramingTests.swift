@@ -136,4 +136,17 @@ struct RequestFramingTests {
             try Self.expectRefused(framing: framing, body: #"{"screen":"b"}"#, on: server)
         }
     }
+
+    /// RFC 9112 6.1: an HTTP/1.0 message with a Transfer-Encoding MUST be treated as if its
+    /// framing were faulty, and the connection closed after it. libmicrohttpd read its chunks
+    /// and, asked for keep-alive, kept the connection open for the next request, which a
+    /// proxy in HTTP/1.0 terms would have read as part of this one.
+    @Test("Transfer-Encoding in HTTP/1.0 is 400 and closes the connection")
+    func codingInHTTP10() throws {
+        try withServer { server in
+            try Self.expectRefused(
+                framing: "Transfer-Encoding: chunked\r\nConnection: keep-alive\r\n",
+                body: "e\r\n{\"screen\":\"b\"}\r\n0\r\n\r\n", version: "HTTP/1.0", on: server)
+        }
+    }
 }
