@@ -8,7 +8,7 @@ import CMicroHTTPD
 /// headers, for the checks libmicrohttpd 0.9.75 leaves out (RFC 9112, sections 3.2 and 6): it
 /// takes the first of two Content-Lengths, reads chunks and keeps the connection open when a
 /// Content-Length comes with them, waits for the close on any coding other than `chunked`,
-/// answers a request without a Host or with two, keeps a space before a field's colon as
+/// answers a request without a Host, with two or with one that is no host, keeps a space before a field's colon as
 /// part of its name, and a CR not followed by LF in its value. Each leaves a proxy in front and this server disagreeing on where the
 /// next request begins, or on which host this one is for.
 struct RequestFraming {
@@ -19,6 +19,7 @@ struct RequestFraming {
     /// The header fields, each of which costs libmicrohttpd a record in the connection's memory.
     private(set) var fields = 0
     private var hosts = 0
+    private var host: UnsafePointer<CChar>?
     private var lengths = 0
     /// True once a Content-Length differs from the first.
     private var lengthsDiffer = false
@@ -80,6 +81,8 @@ struct RequestFraming {
         }
         if lengthsDiffer { return .invalidHeader(name: "Content-Length", reason: "sent twice with different values") }
         if hosts > 1 { return .invalidHeader(name: "Host", reason: "sent more than once") }
+        // RFC 9112 3.2: a Host that is no host and port MUST be answered 400, as a missing one.
+        if let host, !isHost(host) { return .invalidHeader(name: "Host", reason: "expected a host and an optional port") }
         // HTTP/1.0 has no Host requirement; HTTP/1.1 has (libmicrohttpd answers any other version 505).
         if hosts == 0, let version, strcmp(version, "HTTP/1.0") != 0 {
             return .invalidHeader(name: "Host", reason: "required in HTTP/1.1")
@@ -95,7 +98,10 @@ struct RequestFraming {
         // Most names fail at their first letter, before any strcasecmp.
         switch UInt8(bitPattern: name.pointee) | 0x20 {
         case UInt8(ascii: "h"):
-            if strcasecmp(name, "Host") == 0 { hosts += 1 }
+            if strcasecmp(name, "Host") == 0 {
+                hosts += 1
+                host = value
+            }
         case UInt8(ascii: "c"):
             guard strcasecmp(name, "Content-Length") == 0 else { return }
             lengths += 1
@@ -132,6 +138,63 @@ extension RequestFraming {
         while at > name, at.pointee == CChar(UInt8(ascii: " ")) || at.pointee == CChar(UInt8(ascii: "\t")) { at -= 1 }
         guard at > name, at.pointee == 0 else { return false }
         return !isTokenByte(UInt8(bitPattern: (at - 1).pointee))
+    }
+}
+
+/// Whether `value` is `uri-host [ ":" port ]` (RFC 9110 7.2, RFC 3986 3.2.2), empty included
+/// (RFC 9110 7.2 has a client send an empty Host when the target has no authority), with the
+/// spaces after it that libmicrohttpd leaves in a value. One pass over its bytes; every request
+/// has one, so no String is made of it.
+private func isHost(_ value: UnsafePointer<CChar>) -> Bool {
+    var at = value
+    if at.pointee == CChar(UInt8(ascii: "[")) {
+        // IP-literal: an IPv6 address, or IPvFuture, which is made of the same bytes and `v`.
+        at += 1
+        while at.pointee != CChar(UInt8(ascii: "]")) {
+            let byte = UInt8(bitPattern: at.pointee)
+            guard isUnreservedOrSubDelim(byte) || byte == UInt8(ascii: ":") else { return false }
+            at += 1
+        }
+        at += 1
+    } else {
+        // reg-name or IPv4address: the second hex digit is read only when the first is one.
+        while true {
+            if isUnreservedOrSubDelim(UInt8(bitPattern: at.pointee)) {
+                at += 1
+            } else if at.pointee == CChar(UInt8(ascii: "%")), isHexDigit(at[1]), isHexDigit(at[2]) {
+                at += 3
+            } else {
+                break
+            }
+        }
+    }
+    if at.pointee == CChar(UInt8(ascii: ":")) {
+        at += 1
+        while (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(UInt8(bitPattern: at.pointee)) { at += 1 }
+    }
+    while at.pointee == CChar(UInt8(ascii: " ")) || at.pointee == CChar(UInt8(ascii: "\t")) { at += 1 }
+    return at.pointee == 0
+}
+
+/// `unreserved` or `sub-delims` (RFC 3986 2.2, 2.3).
+private func isUnreservedOrSubDelim(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+        UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+        UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+        UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+        return true
+    default:
+        return false
+    }
+}
+
+private func isHexDigit(_ character: CChar) -> Bool {
+    switch UInt8(bitPattern: character) {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"), UInt8(ascii: "A")...UInt8(ascii: "F"):
+        return true
+    default:
+        return false
     }
 }
 

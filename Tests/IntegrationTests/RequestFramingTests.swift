@@ -149,4 +149,28 @@ struct RequestFramingTests {
                 body: "e\r\n{\"screen\":\"b\"}\r\n0\r\n\r\n", version: "HTTP/1.0", on: server)
         }
     }
+
+    /// RFC 9112 3.2: a server MUST answer 400 to a request whose Host holds an invalid value
+    /// (RFC 9110 7.2: `uri-host [ ":" port ]`); libmicrohttpd took any.
+    @Test(
+        "A Host that is no host and port is 400",
+        arguments: ["a b", "a/b", "user@a", "a:8x", "[::1", "a\u{01}"])
+    func invalidHost(value: String) throws {
+        try withServer { server in
+            let client = try server.connect()
+            try client.writeRaw(Array("GET /healthz HTTP/1.1\r\nHost: \(value)\r\n\r\n".utf8))
+            try client.readResponse().expectProblem(400, "invalid_header")
+        }
+    }
+
+    @Test(
+        "A Host that is a host and port is read, with spaces after it",
+        arguments: ["", "example.com", "127.0.0.1:8080", "[::1]:80", "a-b.c_d~e%41!$&'()*+,;=:", "x \t", "[v1.x:y]"])
+    func validHost(value: String) throws {
+        try withServer { server in
+            let client = try server.connect()
+            try client.writeRaw(Array("GET /healthz HTTP/1.1\r\nHost: \(value)\r\n\r\n".utf8))
+            #expect(try client.readResponse().status == 200)
+        }
+    }
 }
