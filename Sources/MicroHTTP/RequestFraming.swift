@@ -8,9 +8,10 @@ import CMicroHTTPD
 /// headers, for the checks libmicrohttpd 0.9.75 leaves out (RFC 9112, sections 3.2 and 6): it
 /// takes the first of two Content-Lengths, reads chunks and keeps the connection open when a
 /// Content-Length comes with them, waits for the close on any coding other than `chunked`,
-/// answers a request without a Host, with two or with one that is no host, keeps a space before a field's colon as
-/// part of its name, and a CR not followed by LF in its value. Each leaves a proxy in front and this server disagreeing on where the
-/// next request begins, or on which host this one is for.
+/// answers a request without a Host, with two or with one that is no host, keeps a space
+/// before a field's colon as part of its name, and a CR not followed by LF in its value. Each
+/// leaves a proxy in front and this server disagreeing on where the next request begins, or
+/// on which host this one is for.
 struct RequestFraming {
     /// The first Content-Length, read as a number: nil without one, or when it is not a number
     /// (libmicrohttpd refuses that itself). Gathered here, in the one pass every request makes,
