@@ -163,7 +163,10 @@ func handleAccess(
         let response = daemon.handler.response(
             for: .invalidHeader(name: heldNUL, reason: "holds a NUL byte or a line folded onto the next"),
             requestHeaders: requestHeaders)
-        return queue(response, for: request, on: connection, daemon: daemon)
+        // Found once the body is read, by the length libmicrohttpd read; a proxy that read the
+        // field otherwise may have framed the request otherwise too (RFC 9112 11.2): nothing
+        // after it on this connection is taken for a request, as after a framing refused.
+        return queue(response, for: request, on: connection, daemon: daemon, closing: true)
     }
     let httpRequest = HTTPRequest(
         method: request.method,
@@ -293,22 +296,25 @@ private func hexValue(_ character: CChar) -> UInt8? {
     }
 }
 
-/// Queues the response (the prepared one when it has one, else one built now) and logs the request.
+/// Queues the response (the prepared one when it has one, else one built now) and logs the
+/// request. `closing`: the connection closes after it (as it does while the server stops).
 private func queue(
     _ response: HTTPResponse,
     for request: RequestContext,
     on connection: OpaquePointer,
-    daemon: DaemonContext
+    daemon: DaemonContext,
+    closing: Bool = false
 ) -> MHD_Result {
     let result: MHD_Result
-    // A stopping server adds `Connection: close`, which a shared response cannot carry.
-    if let prepared = response.prepared, !daemon.isStopping {
+    let closing = closing || daemon.isStopping
+    // Closing adds `Connection: close`, which a shared response cannot carry.
+    if let prepared = response.prepared, !closing {
         // libmicrohttpd takes its own reference; `response` keeps ours alive until it has.
         result = MHD_queue_response(connection, UInt32(response.status.rawValue), prepared.raw)
     } else {
         guard let mhdResponse = makeResponse(response, for: request, on: connection, daemon: daemon) else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
-        if daemon.isStopping {
+        if closing {
             _ = MHD_add_response_header(mhdResponse, "Connection", "close")
         }
         result = MHD_queue_response(connection, UInt32(response.status.rawValue), mhdResponse)
