@@ -149,11 +149,13 @@ extension RequestFraming {
 private func isHost(_ value: UnsafePointer<CChar>) -> Bool {
     var at = value
     if at.pointee == CChar(UInt8(ascii: "[")) {
-        // IP-literal: an IPv6 address, or IPvFuture, which is made of the same bytes and `v`.
+        // IP-literal: an IPv6 address, or IPvFuture, which is made of the same bytes and `v`;
+        // an IPv6 address may carry a zone (`fe80::1%25eth0`, RFC 6874), which Python's urllib
+        // sends with a bare `%` (`[fe80::1%eth0]:8080`), as draft-ietf-6man-rfc6874bis spells it.
         at += 1
         while at.pointee != CChar(UInt8(ascii: "]")) {
             let byte = UInt8(bitPattern: at.pointee)
-            guard isUnreservedOrSubDelim(byte) || byte == UInt8(ascii: ":") else { return false }
+            guard isUnreservedOrSubDelim(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "%") else { return false }
             at += 1
         }
         at += 1

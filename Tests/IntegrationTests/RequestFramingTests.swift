@@ -173,4 +173,19 @@ struct RequestFramingTests {
             #expect(try client.readResponse().status == 200)
         }
     }
+
+    /// An IPv6 literal with a zone: RFC 6874's `%25` form, and the bare `%` Python's urllib
+    /// sends for `http://[fe80::1%25eth0]:8080/` (checked against a socket: `Host:
+    /// [fe80::...%eth0]:8080`), as draft-ietf-6man-rfc6874bis spells it. Both were answered before
+    /// the Host was checked, and refusing them shut out a client on a link-local address.
+    @Test(
+        "A Host that is an IPv6 literal with a zone is read",
+        arguments: ["[fe80::1%25eth0]", "[fe80::1%25eth0]:8080", "[fe80::1%eth0]:8080", "[fe80::1%251]"])
+    func hostWithZone(value: String) throws {
+        try withServer { server in
+            let client = try server.connect()
+            try client.writeRaw(Array("GET /healthz HTTP/1.1\r\nHost: \(value)\r\n\r\n".utf8))
+            #expect(try client.readResponse().status == 200, "Host: \(value)")
+        }
+    }
 }
