@@ -102,7 +102,8 @@ func handleAccess(
 
     guard let existing = requestSlot.pointee else {
         let request = RequestContext(
-            method: requestMethod(method), path: requestPath(url, version: version, on: connection),
+            method: requestMethod(method, url: url, on: connection),
+            path: requestPath(url, version: version, on: connection),
             clientAddress: clientAddress(of: connection, trusting: daemon.trustedProxies))
         // Released by handleCompleted.
         requestSlot.pointee = Unmanaged.passRetained(request).toOpaque()

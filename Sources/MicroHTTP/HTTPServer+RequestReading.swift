@@ -11,14 +11,47 @@ import CMicroHTTPD
 
 /// The request's method: a common one as its constant, with no string built for it (every
 /// request has one), any other as the client spelled it.
-func requestMethod(_ name: UnsafePointer<CChar>?) -> HTTPMethod {
+///
+/// libmicrohttpd hands the method over as a C string, which a NUL byte sent raw in it ends
+/// early: `DELETE<NUL>junk` was read as DELETE, and a proxy in front that passes it on reads
+/// another method, one its rules for DELETE do not cover. So the method is measured against
+/// where the target starts (`url`), and one that held a NUL gets `%00` after it, as a path
+/// does (`requestPath`): it is a method no route has.
+func requestMethod(_ name: UnsafePointer<CChar>?, url: UnsafePointer<CChar>?, on connection: OpaquePointer) -> HTTPMethod {
     guard let name else { return HTTPMethod(rawValue: "") }
-    if strcmp(name, "GET") == 0 { return .get }
-    if strcmp(name, "POST") == 0 { return .post }
-    if strcmp(name, "DELETE") == 0 { return .delete }
-    if strcmp(name, "HEAD") == 0 { return .head }
-    if strcmp(name, "OPTIONS") == 0 { return .options }
-    return HTTPMethod(rawValue: String(cString: name))
+    let method: HTTPMethod
+    let length: Int
+    if strcmp(name, "GET") == 0 {
+        (method, length) = (.get, 3)
+    } else if strcmp(name, "POST") == 0 {
+        (method, length) = (.post, 4)
+    } else if strcmp(name, "DELETE") == 0 {
+        (method, length) = (.delete, 6)
+    } else if strcmp(name, "HEAD") == 0 {
+        (method, length) = (.head, 4)
+    } else if strcmp(name, "OPTIONS") == 0 {
+        (method, length) = (.options, 7)
+    } else {
+        length = strlen(name)
+        method = HTTPMethod(rawValue: String(cString: name))
+    }
+    // Nearly every request: the target right after the NUL libmicrohttpd wrote over the space.
+    guard let url, url != name + length + 1 else { return method }
+    guard methodHoldsNUL(name, length: length, url: url, on: connection) else { return method }
+    return HTTPMethod(rawValue: method.rawValue + "%00")
+}
+
+/// Whether the bytes between the method's terminator and the target (`url`) are other than
+/// the spaces libmicrohttpd skips there: what followed a NUL the client sent in the method.
+private func methodHoldsNUL(
+    _ name: UnsafePointer<CChar>, length: Int, url: UnsafePointer<CChar>, on connection: OpaquePointer
+) -> Bool {
+    let terminator = name + length
+    // Both in the request line, itself in the head: else not the layout this reads; left alone.
+    guard url > terminator, url - name < CMicroHTTPD_request_header_size(connection) else { return false }
+    var at = terminator + 1
+    while at < url, at.pointee == CChar(UInt8(ascii: " ")) { at += 1 }
+    return at != url
 }
 
 /// The request's path: an origin-form target (`/v1/sessions`) as it is; an absolute-form one
