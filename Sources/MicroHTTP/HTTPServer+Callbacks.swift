@@ -256,21 +256,28 @@ func logLibraryMessage(_ cls: UnsafeMutableRawPointer?, _ format: UnsafePointer<
 /// MHD_OPTION_UNESCAPE_CALLBACK: percent-decodes the path and query arguments in place, as
 /// libmicrohttpd would, except that `%00` is left as it is. A decoded NUL would end the C
 /// string early, and `/v1/sessions/ID%00junk` would be served as `/v1/sessions/ID`; kept
-/// encoded, it matches no route, file or token. Returns the new length.
+/// encoded, it matches no route, file or token. A CR sent raw is read as a space (RFC 9112
+/// 2.2: a recipient must take a bare CR as invalid or as a space); libmicrohttpd left it in
+/// the target as data, where a proxy in front may end the request line at it. Returns the
+/// new length.
 func unescapeKeepingNUL(
     _ cls: UnsafeMutableRawPointer?,
     _ connection: OpaquePointer?,
     _ text: UnsafeMutablePointer<CChar>?
 ) -> Int {
     guard let text else { return 0 }
-    // Most paths have nothing escaped: then there is nothing to rewrite, only a length to report.
-    guard let percent = strchr(text, Int32(UInt8(ascii: "%"))) else { return strlen(text) }
-    var read = text.distance(to: percent)
+    // Most paths have nothing escaped and no CR: then there is nothing to rewrite, only a
+    // length to report, found in the same pass.
+    var read = strcspn(text, "%\r")
+    guard text[read] != 0 else { return read }
     var write = read
     while text[read] != 0 {
         // The second digit is read only when the first is one, so never past the terminator.
-        if text[read] == CChar(UInt8(ascii: "%")), let high = hexValue(text[read + 1]), let low = hexValue(text[read + 2]),
-            high | low != 0
+        if text[read] == CChar(UInt8(ascii: "\r")) {
+            text[write] = CChar(UInt8(ascii: " "))
+            read += 1
+        } else if text[read] == CChar(UInt8(ascii: "%")), let high = hexValue(text[read + 1]),
+            let low = hexValue(text[read + 2]), high | low != 0
         {
             text[write] = CChar(bitPattern: high << 4 | low)
             read += 3
