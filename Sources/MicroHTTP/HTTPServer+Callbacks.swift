@@ -159,21 +159,11 @@ func handleAccess(
         return queue(response, for: request, on: connection, daemon: daemon)
     }
 
-    let (requestHeaders, heldNUL) = headers(of: connection, head: method)
-    if let heldNUL {
-        let response = daemon.handler.response(
-            for: .invalidHeader(name: heldNUL, reason: "holds a NUL byte or a line folded onto the next"),
-            requestHeaders: requestHeaders)
-        // Found once the body is read, by the length libmicrohttpd read; a proxy that read the
-        // field otherwise may have framed the request otherwise too (RFC 9112 11.2): nothing
-        // after it on this connection is taken for a request, as after a framing refused.
-        return queue(response, for: request, on: connection, daemon: daemon, closing: true)
-    }
     let httpRequest = HTTPRequest(
         method: request.method,
         path: request.path,
         query: values(of: connection, kind: .GET_ARGUMENT_KIND),
-        headers: requestHeaders,
+        headers: headers(of: connection),
         body: request.body,
         clientAddress: request.clientAddress)
     request.body = []
@@ -304,25 +294,22 @@ private func hexValue(_ character: CChar) -> UInt8? {
     }
 }
 
-/// Queues the response (the prepared one when it has one, else one built now) and logs the
-/// request. `closing`: the connection closes after it (as it does while the server stops).
+/// Queues the response (the prepared one when it has one, else one built now) and logs the request.
 private func queue(
     _ response: HTTPResponse,
     for request: RequestContext,
     on connection: OpaquePointer,
-    daemon: DaemonContext,
-    closing: Bool = false
+    daemon: DaemonContext
 ) -> MHD_Result {
     let result: MHD_Result
-    let closing = closing || daemon.isStopping
-    // Closing adds `Connection: close`, which a shared response cannot carry.
-    if let prepared = response.prepared, !closing {
+    // A stopping server adds `Connection: close`, which a shared response cannot carry.
+    if let prepared = response.prepared, !daemon.isStopping {
         // libmicrohttpd takes its own reference; `response` keeps ours alive until it has.
         result = MHD_queue_response(connection, UInt32(response.status.rawValue), prepared.raw)
     } else {
         guard let mhdResponse = makeResponse(response, for: request, on: connection, daemon: daemon) else { return .NO }
         defer { MHD_destroy_response(mhdResponse) }
-        if closing {
+        if daemon.isStopping {
             _ = MHD_add_response_header(mhdResponse, "Connection", "close")
         }
         result = MHD_queue_response(connection, UInt32(response.status.rawValue), mhdResponse)

@@ -154,33 +154,16 @@ func values(of connection: OpaquePointer, kind: MHD_ValueKind) -> [(name: String
 
 /// Every header of the request, in order; a header without a value has an empty one.
 func headers(of connection: OpaquePointer) -> HTTPHeaders {
-    headers(of: connection, head: nil).headers
-}
-
-/// Every header of the request, as `headers(of:)` reads them, and the name of the first field
-/// that held a NUL byte, checked in the request's head, which starts at `head` (the method).
-///
-/// libmicrohttpd hands each field over as a C string, and one that held a NUL was read as what
-/// came before it: `Authorization: Bearer TOKEN<NUL>junk` as the token, the rest unseen here but
-/// not by a proxy in front. Between the end of a field's value and the next field's name (or the
-/// head's end) libmicrohttpd leaves only the NULs it wrote over the line's end; anything else is
-/// what followed a NUL the client sent, or a line folded onto the next (`obs-fold`, which
-/// libmicrohttpd 0.9.75 does not join either): RFC 9110 5.5 and RFC 9112 5.2 have such a
-/// request refused.
-func headers(of connection: OpaquePointer, head: UnsafePointer<CChar>?) -> (headers: HTTPHeaders, heldNUL: String?) {
     // The C strings are libmicrohttpd's, valid until the request ends: their addresses are
     // gathered on the stack first, then copied into one block sized for them (HTTPHeaders).
     withUnsafeTemporaryAllocation(of: HTTPHeaders.CStringField.self, capacity: CollectedHeaders.onStack) { buffer in
-        let headSize = CMicroHTTPD_request_header_size(connection)
-        var collected = CollectedHeaders(buffer: buffer, head: head.flatMap { headSize > 0 ? $0..<$0 + headSize : nil })
+        var collected = CollectedHeaders(buffer: buffer)
         withUnsafeMutablePointer(to: &collected) { pointer in
             _ = MHD_get_connection_values(connection, .HEADER_KIND, collectHeader, pointer)
         }
-        if let end = collected.head?.upperBound { collected.check(upTo: end) }
-        let heldNUL = collected.heldNUL.map { String(cString: $0) }
         let gathered = UnsafeBufferPointer(rebasing: buffer[..<collected.count])
-        guard !collected.overflow.isEmpty else { return (HTTPHeaders(cStrings: gathered), heldNUL) }
-        return ((Array(gathered) + collected.overflow).withUnsafeBufferPointer { HTTPHeaders(cStrings: $0) }, heldNUL)
+        guard !collected.overflow.isEmpty else { return HTTPHeaders(cStrings: gathered) }
+        return (Array(gathered) + collected.overflow).withUnsafeBufferPointer { HTTPHeaders(cStrings: $0) }
     }
 }
 
@@ -191,38 +174,15 @@ private struct CollectedHeaders {
     let buffer: UnsafeMutableBufferPointer<HTTPHeaders.CStringField>
     var count = 0
     var overflow: [HTTPHeaders.CStringField] = []
-    /// The request's head, when the fields are checked for NUL bytes.
-    let head: Range<UnsafePointer<CChar>>?
-    /// The last field's name, and where its value ends (its terminator).
-    private var last: (name: UnsafePointer<CChar>, end: UnsafePointer<CChar>)?
-    /// The name of the first field followed by more than libmicrohttpd's NULs.
-    private(set) var heldNUL: UnsafePointer<CChar>?
 
-    init(buffer: UnsafeMutableBufferPointer<HTTPHeaders.CStringField>, head: Range<UnsafePointer<CChar>>?) {
+    init(buffer: UnsafeMutableBufferPointer<HTTPHeaders.CStringField>) {
         self.buffer = buffer
-        self.head = head
     }
 
     mutating func append(_ field: HTTPHeaders.CStringField) {
-        if head != nil {
-            check(upTo: field.name)
-            last = (field.name, field.value.map { $0 + field.valueLength } ?? field.name + field.nameLength)
-        }
         guard count < buffer.count else { return overflow.append(field) }
         buffer.initializeElement(at: count, to: field)
         count += 1
-    }
-
-    /// Checks the bytes from the last field's end to `next`, the next field's name or the
-    /// head's end. A field not where its line was in the head (libmicrohttpd moves a folded
-    /// one) is not checked against its neighbours: the bytes between are not theirs.
-    mutating func check(upTo next: UnsafePointer<CChar>) {
-        guard heldNUL == nil, let head, let last, head.contains(last.end), last.end < next, next <= head.upperBound else {
-            return
-        }
-        var at = last.end
-        while at < next, at.pointee == 0 { at += 1 }
-        if at < next { heldNUL = last.name }
     }
 }
 

@@ -36,6 +36,10 @@ struct RequestFraming {
     /// The first CR left in the head's fields, and the name of the field that holds it.
     private var bareCR: UnsafePointer<CChar>?
     private var bareCRField: UnsafePointer<CChar>?
+    /// The last field's name, and where it ends (its value's terminator, or its name's).
+    private var last: (name: UnsafePointer<CChar>, end: UnsafePointer<CChar>)?
+    /// The name of the first field followed by more than libmicrohttpd's NULs (`checkGap`).
+    private var heldNUL: UnsafePointer<CChar>?
 
     /// `version` is the request line's last word: the fields follow it in the head.
     init(of connection: OpaquePointer, head: UnsafePointer<CChar>?, headSize: Int, version: UnsafePointer<CChar>?) {
@@ -54,10 +58,14 @@ struct RequestFraming {
         withUnsafeMutablePointer(to: &self) { pointer in
             _ = MHD_get_connection_values(connection, .HEADER_KIND, collectFraming, pointer)
         }
+        if let end = head?.upperBound { checkGap(upTo: end) }
     }
 
     /// Why the request cannot be read safely, or nil. `version` is the request line's.
     func refusal(version: UnsafePointer<CChar>?) -> HTTPRefusal? {
+        if let heldNUL {
+            return .invalidHeader(name: String(cString: heldNUL), reason: "holds a NUL byte or a line folded onto the next")
+        }
         if bareCR != nil {
             return .invalidHeader(name: bareCRField.map { String(cString: $0) } ?? "request line", reason: "holds a CR not followed by LF")
         }
@@ -94,6 +102,10 @@ struct RequestFraming {
     fileprivate mutating func add(name: UnsafePointer<CChar>, value: UnsafePointer<CChar>?) {
         fields += 1
         if badName == nil, nameEndsBadly(name, value) { badName = name }
+        if head != nil {
+            checkGap(upTo: name)
+            last = (name, value.map { $0 + strlen($0) } ?? name + strlen(name))
+        }
         // The fields come in the order of their lines: the last one to start before the CR holds it.
         if let bareCR, name < bareCR { bareCRField = name }
         // Most names fail at their first letter, before any strcasecmp.
@@ -125,6 +137,24 @@ struct RequestFraming {
 }
 
 extension RequestFraming {
+    /// Checks the bytes from the last field's end to `next`, the next field's name or the head's
+    /// end. libmicrohttpd hands each field over as a C string, and one that held a NUL was read
+    /// as what came before it: `Authorization: Bearer TOKEN<NUL>junk` as the token, the rest
+    /// unseen here but not by a proxy in front. Between a field's end and the next one's name
+    /// it leaves only the NULs it wrote over the line's end; anything else followed a NUL the
+    /// client sent, or is a line folded onto the next (`obs-fold`, which 0.9.75 does not join
+    /// either): RFC 9110 5.5 and RFC 9112 5.2 have such a request refused. A field not where
+    /// its line was (libmicrohttpd moves a folded one) is not checked against its neighbours:
+    /// the bytes between are not theirs.
+    fileprivate mutating func checkGap(upTo next: UnsafePointer<CChar>) {
+        guard heldNUL == nil, let head, let last, head.contains(last.end), last.end < next, next <= head.upperBound else {
+            return
+        }
+        var at = last.end
+        while at < next, at.pointee == 0 { at += 1 }
+        if at < next { heldNUL = last.name }
+    }
+
     /// Whether the field's name ends in whitespace or another byte no name holds (RFC 9110 5.1).
     /// libmicrohttpd 0.9.75 keeps what came before the colon as the name, so `Content-Length : 14`
     /// was a field no one reads, and the request had no body here, but one for a proxy that
