@@ -228,7 +228,7 @@ struct ErrorTests {
             "an unreadable If-Match", route: "push", body: #"{"screen":"a"}"#, headers: [("If-Match", "yesterday")],
             status: 400, code: "invalid_header"),
         ErrorCase(
-            "an unreadable If-None-Match", method: "GET", route: "", headers: [("If-None-Match", "\"one\"")],
+            "an unreadable If-None-Match", method: "GET", route: "", headers: [("If-None-Match", "\"one")],
             status: 400,
             code: "invalid_header"),
         ErrorCase(

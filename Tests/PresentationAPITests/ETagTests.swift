@@ -22,4 +22,18 @@ struct ETagTests {
         #expect(try ETag.revisions(in: #"W/"3", "4""#, name: .ifMatch) == [4])
         #expect(try ETag.revisions(in: #"W/"3""#, name: .ifMatch) == [])
     }
+
+    @Test("A well-formed tag that is no revision matches nothing; what is no tag is refused (RFC 9110 8.8.3)")
+    func foreignTags() throws {
+        for header in [#""abc""#, #""007""#, #""+7""#, #""99999999999999999999""#, #""""#, #""a,b""#, #"W/"x""#] {
+            #expect(try ETag.revisions(in: header, name: .ifMatch) == [], "\(header)")
+            #expect(try ETag.revisions(in: header, name: .ifNoneMatch) == [], "\(header)")
+        }
+        #expect(try ETag.revisions(in: #""abc", "4",W/"5""#, name: .ifNoneMatch) == [4, 5])
+        #expect(try ETag.revisions(in: #" "a,b" , 6 "#, name: .ifMatch) == [6])
+        #expect(try ETag.revisions(in: " * ", name: .ifMatch) == nil)
+        for header in ["yesterday", #""open"#, #""a b""#, #""3"x"#, "*, \"3\"", "007", "-1", #""3" "4""#] {
+            #expect(throws: APIError.self, "\(header)") { try ETag.revisions(in: header, name: .ifMatch) }
+        }
+    }
 }
