@@ -1,7 +1,7 @@
 import JSON
 
 extension Alert {
-    /// Checks an answer to this alert: `{"action": <action id>, "fields"?: {<field id>: <string>}}`.
+    /// Checks an answer to this alert: `{"action": <action id>, "fields"?: {<field id>: <string>} | null}`.
     ///
     /// Anything else is refused rather than stored, so the presenting screen only ever receives
     /// an answer it can read the same way every time.
@@ -19,7 +19,8 @@ extension Alert {
             throw .invalidAlertResult("\"action\" must be a string")
         }
         guard actions.contains(where: { $0.id == actionID }) else { throw .unknownAlertAction(actionID) }
-        guard let fieldValues = answer["fields"] else { return }
+        // `null` is no fields, as a left-out member is everywhere else in a request.
+        guard let fieldValues = answer["fields"], fieldValues != .null else { return }
         guard case .object(let texts) = fieldValues else {
             throw .invalidAlertResult("\"fields\" must be an object")
         }

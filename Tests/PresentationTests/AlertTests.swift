@@ -111,12 +111,15 @@ struct AlertTests {
         #expect(session == before)
     }
 
-    @Test("An answer may leave out fields")
+    @Test("An answer may leave out fields, give none, or give them as null")
     func fieldsOptional() throws {
-        var session = try Self.sessionWithAlert()
-        try session.run(
-            .dismiss(presentation: nil, result: object(("action", .string("cancel")), ("fields", object()))))
-        #expect(try session.outcome(of: presentationID("p3")).status == .dismissed)
+        for fields in [nil, object(), JSONValue.null] {
+            var session = try Self.sessionWithAlert()
+            let answer = fields.map { object(("action", .string("cancel")), ("fields", $0)) }
+                ?? object(("action", .string("cancel")))
+            try session.run(.dismiss(presentation: nil, result: answer))
+            #expect(try session.outcome(of: presentationID("p3")).status == .dismissed, "\(String(describing: fields))")
+        }
     }
 
     @Test("An alert swept away by dismissing the presentation under it is cancelled, not checked")

@@ -222,14 +222,14 @@ struct ReferenceModel: Equatable {
         }
     }
 
-    /// docs/api.md, Alerts: `{"action": <action id>, "fields"?: {<field id>: "text"}}`; an unknown
+    /// docs/api.md, Alerts: `{"action": <action id>, "fields"?: {<field id>: "text"} | null}`; an unknown
     /// action is `unknown_action`, anything else malformed `invalid_alert_result`.
     static func check(answer: JSONValue, to alert: Alert) throws(PresentationError) {
         guard case .object(let members) = answer else { throw .invalidAlertResult("") }
         if members.contains(where: { $0.key != "action" && $0.key != "fields" }) { throw .invalidAlertResult("") }
         guard case .string(let action)? = answer["action"] else { throw .invalidAlertResult("") }
         guard alert.actions.contains(where: { $0.id == action }) else { throw .unknownAlertAction(action) }
-        guard let fields = answer["fields"] else { return }
+        guard let fields = answer["fields"], fields != .null else { return }
         guard case .object(let texts) = fields else { throw .invalidAlertResult("") }
         for text in texts {
             guard alert.fields.contains(where: { $0.id == text.key }), case .string = text.value else {
