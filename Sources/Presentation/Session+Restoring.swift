@@ -1,7 +1,8 @@
 
 extension Session {
     /// A session rebuilt from a snapshot (read back from disk, or imported), checked against every
-    /// invariant the operations keep and against `limits`; `.invalidSnapshot` says what is wrong.
+    /// invariant the operations keep and against `limits`; `.invalidSnapshot` says what is wrong,
+    /// `.stackTooLong` and `.presentationsTooDeep` which limit the tree is past.
     ///
     /// History, outcomes and replies longer than `limits` keeps are trimmed from the oldest, as the
     /// operations would have; everything else beyond a limit is refused.
@@ -70,9 +71,10 @@ extension Session {
         while let stack = next {
             next = nil
             try numbers.claim(stack.id.rawValue, prefix: "k")
-            guard stack.path.count <= limits.maxStackLength else {
-                throw .invalidSnapshot("stack \(stack.id) holds more than \(limits.maxStackLength) screens")
-            }
+            // Refused as the push that made it would be, naming the limit: an importer learns
+            // which option the document is past, as it does for `session_too_large`. (A store
+            // reading back its own rows lifts these limits, so this is an import's refusal alone.)
+            guard stack.path.count <= limits.maxStackLength else { throw .stackTooLong(limit: limits.maxStackLength) }
             for screen in stack.path {
                 try numbers.claim(screen.id.rawValue, prefix: "s")
                 if let result = screen.result, !(1...revision).contains(result.revision) {
@@ -88,7 +90,7 @@ extension Session {
                 throw .invalidSnapshot("presentation \(presentation.id) must be presented by \(stack.top.id), the top of its stack")
             }
             guard links.count < limits.maxPresentationDepth else {
-                throw .invalidSnapshot("more than \(limits.maxPresentationDepth) presentations are stacked")
+                throw .presentationsTooDeep(limit: limits.maxPresentationDepth)
             }
             switch presentation.content {
             case .alert(let alert):

@@ -1,0 +1,47 @@
+import Foundation
+import Presentation
+import Testing
+
+/// A document past this server's stack or presentation limits is refused as the operation
+/// that made it would be: with the limit's own code and the `limit` it broke.
+@Suite("Import past a limit")
+struct ImportLimitTests {
+    /// An export from a server without tight limits: four screens in the root stack and three
+    /// presentations stacked above it.
+    static func tallDocument() throws -> [String: Any] {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            for name in ["b", "c", "d"] {
+                try client.post("push", to: session, json: ["screen": name]).expectSession()
+            }
+            for style in ["sheet", "modal", "popover"] {
+                try client.post("present", to: session, json: ["screen": style, "style": style]).expectSession()
+            }
+            return try client.get(session.route("export"), token: session.token).json()
+        }
+    }
+
+    @Test("An import with a stack past --max-stack-length is 422 stack_too_long with the limit")
+    func stackTooLong() throws {
+        let document = try Self.tallDocument()
+        try withServer(limits: Limits(maxStackLength: 3, maxSessions: 1)) { server in
+            let client = try server.connect()
+            let refused = try client.post("/v1/sessions/import", json: document)
+            #expect(refused.expectProblem(422, "stack_too_long").int("limit") == 3)
+            // Nothing was made: the one place is free.
+            _ = try client.createSession()
+        }
+    }
+
+    @Test("An import with presentations past --max-presentation-depth is 422 presentations_too_deep with the limit")
+    func presentationsTooDeep() throws {
+        let document = try Self.tallDocument()
+        try withServer(limits: Limits(maxPresentationDepth: 2, maxSessions: 1)) { server in
+            let client = try server.connect()
+            let refused = try client.post("/v1/sessions/import", json: document)
+            #expect(refused.expectProblem(422, "presentations_too_deep").int("limit") == 2)
+            _ = try client.createSession()
+        }
+    }
+}
