@@ -18,8 +18,9 @@ extension PresentationAPI {
         // The document holds the session's params and results deeper than the bodies that
         // sent them: read with the body limit alone, an export of a valid session was refused.
         var fields = try bodyFields(of: request, allowEmpty: false, parser: documentParser)
-        let (snapshot, timeToLive) = try SessionDocument.read(&fields)
         let store = store
+        let (snapshot, timeToLive) = try SessionDocument.read(
+            &fields, maxPresentationDepth: store.limits.maxPresentationDepth)
         // Checked before answerCreation counts it against the client's creation rate: a
         // document that breaks an invariant is a refused body, which costs nothing.
         let imported = try ImportedSession(checking: snapshot, limits: store.limits)

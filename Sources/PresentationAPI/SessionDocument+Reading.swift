@@ -9,8 +9,11 @@ import Presentation
 /// Reading an exported document back, strictly: every member known and typed, every id well
 /// formed; `Session(id:tokenDigest:restoring:limits:)` then checks how the parts fit together.
 extension SessionDocument {
-    /// The snapshot in `fields`, and the `ttl` the importer asks for.
-    static func read(_ fields: inout FieldReader) throws -> (snapshot: Session.Snapshot, timeToLive: Int?) {
+    /// The snapshot in `fields`, and the `ttl` the importer asks for; a tree with more than
+    /// `maxPresentationDepth` presentations is refused as it is read.
+    static func read(
+        _ fields: inout FieldReader, maxPresentationDepth: Int
+    ) throws -> (snapshot: Session.Snapshot, timeToLive: Int?) {
         guard try fields.requiredString("format") == format else {
             throw APIError.invalidField(pointer: fields.path("format"), reason: "must be \"\(format)\"")
         }
@@ -25,7 +28,7 @@ extension SessionDocument {
             throw APIError.missingField(pointer: fields.path("lastIssuedID"))
         }
         guard var rootFields = try fields.object("root") else { throw APIError.missingField(pointer: fields.path("root")) }
-        let root = try stack(&rootFields, depth: 0)
+        let root = try stack(&rootFields, depth: 0, maxDepth: maxPresentationDepth)
         let droppedThrough = try fields.integer("eventsDroppedThrough", in: 0...Int.max) ?? 0
         let events = try (fields.array("events") ?? []).enumerated().map { index, value in
             var eventFields = try FieldReader(value, at: fields.path("events") + "/\(index)")
@@ -42,11 +45,11 @@ extension SessionDocument {
         return (snapshot, timeToLive)
     }
 
-    /// Deeper than any presentation limit allows; stops a hostile document before the stack does.
-    private static let maxDepth = 1000
-
-    private static func stack(_ fields: inout FieldReader, depth: Int) throws -> Stack {
-        guard depth < maxDepth else { throw PresentationError.invalidSnapshot("presentations nest too deeply") }
+    /// The stack held by the `depth`th presentation, the root's being 0. Past the server's own
+    /// limit, refused before reading further, which stops a hostile document before the thread's
+    /// stack does. (A fixed bound of 1,000 refused what `--max-presentation-depth 1000` made.)
+    private static func stack(_ fields: inout FieldReader, depth: Int, maxDepth: Int) throws -> Stack {
+        guard depth <= maxDepth else { throw PresentationError.presentationsTooDeep(limit: maxDepth) }
         let id = try identifier("id", &fields, as: StackID.self)
         guard let items = try fields.array("path") else { throw APIError.missingField(pointer: fields.path("path")) }
         let path = try items.enumerated().map { index, value in
@@ -55,7 +58,7 @@ extension SessionDocument {
         }
         var presentation: Presentation?
         if var presentationFields = try fields.object("presentation") {
-            presentation = try self.presentation(&presentationFields, depth: depth)
+            presentation = try self.presentation(&presentationFields, depth: depth, maxDepth: maxDepth)
         }
         try fields.finish()
         return try Stack(restoring: id, path: path, presentation: presentation)
@@ -87,7 +90,7 @@ extension SessionDocument {
         return state
     }
 
-    private static func presentation(_ fields: inout FieldReader, depth: Int) throws -> Presentation {
+    private static func presentation(_ fields: inout FieldReader, depth: Int, maxDepth: Int) throws -> Presentation {
         let id = try identifier("id", &fields, as: PresentationID.self)
         let style = try named("style", &fields, as: PresentationStyle.self)
         let presentedBy = try identifier("presentedBy", &fields, as: ScreenID.self)
@@ -96,7 +99,7 @@ extension SessionDocument {
             content = .alert(try OperationDecoding.alert(from: &alertFields))
         } else if var stackFields = try fields.object("stack") {
             let navigation = try fields.bool("navigation") ?? true
-            content = .stack(try stack(&stackFields, depth: depth + 1), navigation: navigation)
+            content = .stack(try stack(&stackFields, depth: depth + 1, maxDepth: maxDepth), navigation: navigation)
         } else {
             throw APIError.missingField(pointer: fields.path("stack"))
         }

@@ -44,4 +44,27 @@ struct ImportLimitTests {
             _ = try client.createSession()
         }
     }
+
+    /// `--max-presentation-depth` goes up to 1,000: a session holding that many is one the
+    /// server made, so its export imports again (it was refused as nesting "too deeply").
+    @Test("A session with as many presentations as the highest depth limit allows imports again")
+    func deepestAllowedImports() throws {
+        try withServer(limits: Limits(maxPresentationDepth: 1000)) { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let present: [String: Any] = ["op": "present", "screen": "x", "style": "sheet"]
+            for _ in 0..<10 {
+                let batch = try client.post(
+                    session.route("batch"), json: ["operations": Array(repeating: present, count: 100)],
+                    token: session.token, headers: [("Prefer", "return=minimal")])
+                #expect(batch.status == 200, "body: \(batch.text)")
+            }
+            try client.post("present", to: session, json: ["screen": "y", "style": "sheet"])
+                .expectProblem(422, "presentations_too_deep")
+            let export = try client.get(session.route("export"), token: session.token)
+            #expect(export.status == 200)
+            let imported = try client.post("/v1/sessions/import", bytes: export.body)
+            #expect(imported.status == 201, "body: \(imported.text)")
+        }
+    }
 }
