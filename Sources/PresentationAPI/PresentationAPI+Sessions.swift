@@ -125,7 +125,10 @@ extension PresentationAPI {
         // RFC 9110 13.1.1: a DELETE whose If-Match names none of the session's revisions must
         // not be performed (412), as for a change; `*` asks only that the session exist.
         let expected = try Self.ifMatch(request)
-        let id = try authorizedSession(id, request).id
+        // Never counted as a use: a deletion made leaves no session to keep alive, and one
+        // refused (a stale If-Match, a failed write) must leave its idle deadline as it was,
+        // as a refused change does.
+        let id = try authorizedSession(id, digest: try presentedDigest(request)) { _ in false }.id
         return answerOnceWritten { answer in
             store.delete(id, ifAt: expected ?? nil) { [self] deleted in
                 let response = deleted.mapError { $0 as any Error }.flatMap { deleted -> Result<HTTPResponse, any Error> in

@@ -1,3 +1,4 @@
+import Presentation
 import Testing
 
 /// RFC 9110 13.1.1: an origin server MUST NOT perform the method when If-Match is false.
@@ -36,5 +37,22 @@ struct DeleteConditionTests {
         let (restarted, newPort) = try data.startServer()
         #expect(try HTTPConnection(port: newPort).get(session.route(), token: session.token).status == 200)
         #expect(try restarted.terminate() == 0)
+    }
+
+    /// docs/api.md, "Lifetime and storage": a change refused (a stale `If-Match`) does not
+    /// start the idle count again. A DELETE refused so counted as a use before it was judged.
+    @Test("A DELETE refused for a stale If-Match does not renew the session's idle deadline")
+    func staleDeleteKeepsTheDeadline() throws {
+        let clock = TestClock()
+        try withServer(clock: clock) { server in
+            let client = try server.connect()
+            let session = try client.createSession()
+            let id = try #require(SessionID(rawValue: session.id))
+            let created = try #require(server.store.lease(of: id)?.lastAccess)
+            clock.advance(by: 10)
+            try client.delete(session.route(), token: session.token, headers: [("If-Match", "\"7\"")])
+                .expectProblem(412, "revision_mismatch")
+            #expect(server.store.lease(of: id)?.lastAccess == created)
+        }
     }
 }
