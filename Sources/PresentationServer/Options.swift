@@ -208,7 +208,7 @@ struct Options {
         return text
     }()
 
-    /// Reads the flags (`--port 8080` or `--port=8080`), then the environment for every setting
+    /// Reads the flags (`--port 8080` or `--port=8080`; a value beginning with `--` only joined), then the environment for every setting
     /// no flag gave: a flag wins over its variable, even one it could not use, and `--help`
     /// answers whatever the environment holds. A bad variable is named as it was set.
     static func parse(_ arguments: [String], environment: [String: String]) throws -> Options? {
@@ -221,6 +221,10 @@ struct Options {
             // would otherwise put the token on stderr, which a container's runtime keeps in its log.
             guard let setting = settings.first(where: { $0.flag == flag }) else { throw OptionsError.unknown(flag) }
             guard let value = inline ?? remaining.popFirst() else { throw OptionsError.missingValue(flag) }
+            // A value left out made the next flag this one's value, and that flag was lost
+            // without a word (`--public-dir --storage=sqlite` served from memory). A value that
+            // really begins with two dashes is given joined: `--data-dir=--x`.
+            if inline == nil, value.hasPrefix("--") { throw OptionsError.missingValue(flag) }
             flags.append((setting, value))
         }
         let flagged = Set(flags.map(\.setting.flag))

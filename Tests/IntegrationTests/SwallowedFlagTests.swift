@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// A flag whose value was left out takes the next argument as its value: when that argument is
+/// itself a flag, the flag was lost without a word (`--public-dir --storage=sqlite` served from
+/// memory, `--data-dir --port 9000` made a directory named `--port`). It is refused instead.
+@Suite("A flag as another flag's value")
+struct SwallowedFlagTests {
+    @Test(
+        "A flag given where another flag's value belongs is refused at start, naming the flag without its value",
+        arguments: [
+            ["--public-dir", "--storage=sqlite"],
+            ["--data-dir", "--port", "0"],
+            ["--tls-key", "--help"],
+        ])
+    func flagAsValue(arguments: [String]) throws {
+        let (server, exited) = try ServerProcess.startOrExit(arguments: ["--port", "0"] + arguments)
+        guard exited else {
+            _ = try server.terminate()
+            Issue.record("\(arguments) started the server")
+            return
+        }
+        #expect(server.process.terminationStatus == 2)
+        #expect(server.errorOutput.contains("\(arguments[0]) needs a value"), "stderr: \(server.errorOutput)")
+    }
+
+    /// A value that really begins with two dashes can still be given, joined to its flag.
+    @Test("--flag=--value still gives such a value")
+    func joinedValue() throws {
+        let (server, exited) = try ServerProcess.startOrExit(arguments: ["--port", "0", "--public-dir=--none"])
+        #expect(!exited, "stderr: \(server.errorOutput)")
+        if !exited { #expect(try server.terminate() == 0) }
+        #expect(server.output.contains(#""path":"--none""#), "\(server.output)")
+    }
+}
