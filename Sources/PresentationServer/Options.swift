@@ -203,7 +203,8 @@ struct Options {
             let padded = left + String(repeating: " ", count: max(1, 34 - left.count))
             text += "\(padded)\(setting.help) [\(setting.environment)]\n"
         }
-        text += "  --help" + String(repeating: " ", count: 26) + "show this help\n"
+        // `-h` is taken too (parse), so the help names it: it lists every flag the binary takes.
+        text += "  --help, -h" + String(repeating: " ", count: 22) + "show this help\n"
         text += "\nThe admin token may instead be given in \(adminTokenVariable); never as a flag, which ps shows.\n"
         return text
     }()

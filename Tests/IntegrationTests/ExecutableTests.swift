@@ -13,6 +13,16 @@ struct ExecutableTests {
         }
     }
 
+    /// The binary takes `-h` as it takes `--help`; the help must say so, as it lists every flag taken.
+    @Test("-h answers as --help does, and the help names it")
+    func shortHelp() throws {
+        let short = try ServerProcess.run(["-h"])
+        let long = try ServerProcess.run(["--help"])
+        #expect(short.status == 0)
+        #expect(short.output == long.output)
+        #expect(long.output.contains("--help, -h"), "\(long.output)")
+    }
+
     @Test("An unknown flag or a bad value exits 2 and says why")
     func badOptions() throws {
         let unknown = try ServerProcess.run(["--bogus"])
