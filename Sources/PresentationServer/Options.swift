@@ -274,14 +274,14 @@ struct Options {
 
     /// `flag` as the operator gave it: its variable when that set it. One left at its default
     /// is named as `peer` was given, the setting to change beside it.
-    private func name(_ flag: String, like peer: String? = nil) -> String {
+    func name(_ flag: String, like peer: String? = nil) -> String {
         let variable = givenByVariable.contains(flag) || !givenByFlag.contains(flag) && givenByVariable.contains(peer ?? "")
         guard variable, let setting = Self.settings.first(where: { $0.flag == flag }) else { return flag }
         return setting.environment
     }
 
     /// A refusal of `flag`'s value, naming it as it was given.
-    private func refusal(_ flag: String, _ value: String, _ expected: String) -> OptionsError {
+    func refusal(_ flag: String, _ value: String, _ expected: String) -> OptionsError {
         let named = name(flag)
         return named == flag ? .invalid(flag, value, expected) : .invalidVariable(named, value, expected)
     }

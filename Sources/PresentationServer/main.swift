@@ -60,6 +60,12 @@ if staticFiles == nil {
 // owner's choice, 0755 by default). SQLite gives the log the database file's mode.
 umask(0o077)
 let (store, journal) = StoreSetup.open(options)
+// Asked once the store has made the data directory: only a path that exists resolves through
+// its links. Refused as a setting the server cannot use (exit 2), before it listens.
+if let staticFiles, let refusal = options.servedDataRefusal(publicRoot: staticFiles.resolvedRoot) {
+    Log.standardError("presentation-server: \(refusal)")
+    exit(2)
+}
 let sweep = StoreSetup.startSweep(store, every: StoreSetup.sweepInterval(options.limits))
 let api = PresentationAPI(store: store, configuration: options.api, staticFiles: staticFiles)
 let accessLog = options.accessLog

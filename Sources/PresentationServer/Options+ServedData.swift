@@ -1,0 +1,25 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension Options {
+    /// A refusal when the directory served at `/`, to anyone and without a token, holds the
+    /// durable store's directory: `--public-dir .` beside the default `./data` served the
+    /// session database and its log (every session's screens, params and token digest) as
+    /// `GET /data/sessions.sqlite3-wal`. nil when it does not, or when nothing is stored.
+    /// `publicRoot` is the served root with its links resolved (`StaticFiles.resolvedRoot`);
+    /// the data directory is resolved here, so asked once the store has made it.
+    func servedDataRefusal(publicRoot: String) -> OptionsError? {
+        guard storage == .sqlite, let resolved = realpath(dataDirectory, nil) else { return nil }
+        defer { free(resolved) }
+        let data = String(cString: resolved)
+        let prefix = publicRoot.hasSuffix("/") ? publicRoot : publicRoot + "/"
+        guard data == publicRoot || data.hasPrefix(prefix) else { return nil }
+        return refusal(
+            "--public-dir", publicDirectory,
+            "a directory that does not hold \(name("--data-dir", like: "--public-dir")) (\(dataDirectory)): "
+                + "it is served to anyone, and the session database would be too")
+    }
+}
