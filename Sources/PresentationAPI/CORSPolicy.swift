@@ -23,13 +23,23 @@ public struct CORSPolicy: Hashable, Sendable {
     public var isEnabled: Bool { !allowedOrigins.isEmpty }
 
     /// An origin as browsers send it: `*`, or `scheme://host[:port]` with nothing after.
+    /// `allows` matches exactly, and a browser's `Origin` is lowercase, never a pattern, and
+    /// leaves out its scheme's default port: `https://App.example.com`, `https://*.example.com`
+    /// or `https://app.example.com:443` would match no page, the operator's CORS silently off.
     public static func isValidOrigin(_ origin: String) -> Bool {
         if origin == "*" { return true }
         guard let schemeEnd = origin.firstRange(of: "://") else { return false }
         let scheme = origin[..<schemeEnd.lowerBound]
         let authority = origin[schemeEnd.upperBound...]
-        return (scheme == "http" || scheme == "https") && !authority.isEmpty
-            && !authority.contains { $0 == "/" || $0 == "?" || $0 == "#" || $0 == " " }
+        guard (scheme == "http" || scheme == "https") && !authority.isEmpty
+            && !authority.contains(where: { "/?# *@".contains($0) || ("A"..."Z").contains($0) })
+        else { return false }
+        // The port follows the last colon after an IPv6 host's closing bracket.
+        let host = authority.lastIndex(of: "]").map { authority[$0...] } ?? authority
+        guard let colon = host.lastIndex(of: ":") else { return true }
+        let port = host[host.index(after: colon)...]
+        let defaultPort = scheme == "https" ? "443" : "80"
+        return !port.isEmpty && port.allSatisfy(\.isASCII) && port.allSatisfy(\.isNumber) && port != defaultPort
     }
 
     func allows(_ origin: String) -> Bool {

@@ -163,7 +163,9 @@ struct Options {
         Setting(flag: "--cors-origins", environment: "CORS_ORIGINS", help: "comma-separated origins whose pages may call the API, or * (default none)") {
             let origins = $1.split(separator: ",").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty }
             if origins.isEmpty || origins.contains(where: { !CORSPolicy.isValidOrigin($0) }) {
-                throw OptionsError.invalid("--cors-origins", $1, "origins such as https://app.example.com, or *")
+                throw OptionsError.invalid(
+                    "--cors-origins", $1,
+                    "origins as browsers send them, such as https://app.example.com (lowercase, no path, no pattern, no default port), or *")
             }
             $0.api.cors = CORSPolicy(allowedOrigins: origins)
         },
