@@ -348,11 +348,26 @@ enum OptionsError: Error, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .unknown(let argument): "unknown option \(argument) (see --help)"
-        case .missingValue(let flag): "\(flag) needs a value"
-        case .invalid(let flag, let value, let expected): "\(flag) \(value): expected \(expected)"
-        case .invalidVariable(let name, let value, let expected): "\(name)=\(value): expected \(expected)"
+        case .unknown(let argument): "unknown option \(Self.shown(argument)) (see --help)"
+        case .missingValue(let flag): "\(Self.shown(flag)) needs a value"
+        case .invalid(let flag, let value, let expected): "\(flag) \(Self.shown(value)): expected \(expected)"
+        case .invalidVariable(let name, let value, let expected): "\(name)=\(Self.shown(value)): expected \(expected)"
         case .conflict(let reason): reason
         }
+    }
+
+    /// What was given, its control characters escaped (`\r`, `\n`): the refusal stays one line,
+    /// and a carriage return from a file saved with CRLF line ends (`PORT=8080\r`) no longer
+    /// sends the rest of the line back over the setting's name at a terminal.
+    private static func shown(_ given: String) -> String {
+        var text = ""
+        for scalar in given.unicodeScalars {
+            if scalar.properties.generalCategory == .control {
+                text += scalar.escaped(asASCII: false)
+            } else {
+                text.unicodeScalars.append(scalar)
+            }
+        }
+        return text
     }
 }
