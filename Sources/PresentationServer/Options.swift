@@ -157,7 +157,7 @@ struct Options {
         Setting(flag: "--public-dir", environment: "PUBLIC_DIR", help: "directory served at / (default ./Public)") {
             $0.publicDirectory = $1
         },
-        Setting(flag: "--admin-token-file", environment: "ADMIN_TOKEN_FILE", help: "file holding the admin token (32+ characters); turns on listing and metrics") {
+        Setting(flag: "--admin-token-file", environment: "ADMIN_TOKEN_FILE", help: "file holding the admin token (32 to 1024 characters); turns on listing and metrics") {
             $0.api.adminToken = SessionTokenDigest(hashing: try adminToken(fromFile: $1))
         },
         Setting(flag: "--cors-origins", environment: "CORS_ORIGINS", help: "comma-separated origins whose pages may call the API, or * (default none)") {
@@ -320,10 +320,12 @@ struct Options {
             String(String(decoding: data, as: UTF8.self).trimmingWhitespace), source: path)
     }
 
-    /// Long enough that guessing is hopeless, and printable so it fits in a header.
+    /// Long enough that guessing is hopeless, and printable and short enough to fit in a header:
+    /// a connection holds its headers in `--connection-memory`, 4 KiB at the least, and a longer
+    /// token was taken only for every admin request carrying it to be refused 431.
     private static func checkedAdminToken(_ token: String, source: String) throws(OptionsError) -> String {
-        guard token.utf8.count >= 32, token.utf8.allSatisfy({ (0x21...0x7e).contains($0) }) else {
-            throw .invalid("admin token", source, "at least 32 printable characters without spaces")
+        guard (32...1024).contains(token.utf8.count), token.utf8.allSatisfy({ (0x21...0x7e).contains($0) }) else {
+            throw .invalid("admin token", source, "from 32 to 1024 printable characters without spaces")
         }
         return token
     }

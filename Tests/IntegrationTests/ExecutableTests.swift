@@ -61,7 +61,7 @@ struct ExecutableTests {
         defer { try? FileManager.default.removeItem(at: short) }
         let refused = try ServerProcess.run(["--admin-token-file", short.path, "--port", "0"])
         #expect(refused.status == 2)
-        #expect(refused.errors.contains("at least 32 printable characters"))
+        #expect(refused.errors.contains("from 32 to 1024 printable characters"))
         let missing = try ServerProcess.run(["--admin-token-file", "/nonexistent/admin-token"])
         #expect(missing.status == 2 && missing.errors.contains("a readable file"))
         let origin = try ServerProcess.run(["--cors-origins", "https://a.example/path"])
