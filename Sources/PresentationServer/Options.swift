@@ -122,7 +122,7 @@ struct Options {
         Setting(flag: "--max-session-ttl", environment: "MAX_SESSION_TTL", help: "longest ttl a client may ask for at creation (default 604800)") {
             $0.limits.maxSessionTTL = try integer($1, "--max-session-ttl", 1...315_360_000)
         },
-        Setting(flag: "--max-stored-bytes", environment: "MAX_STORED_BYTES", help: "stored bytes past which new sessions get 503 (default 1073741824)") {
+        Setting(flag: "--max-stored-bytes", environment: "MAX_STORED_BYTES", help: "bytes in the database past which new sessions get 503; sqlite storage only (default 1073741824)") {
             $0.limits.maxStoredBytes = try integer($1, "--max-stored-bytes", 1...Int.max)
         },
         Setting(
