@@ -17,6 +17,9 @@ extension Options {
         let data = String(cString: resolved)
         let prefix = publicRoot.hasSuffix("/") ? publicRoot : publicRoot + "/"
         guard data == publicRoot || data.hasPrefix(prefix) else { return nil }
+        // A path with a segment beginning with a dot is never served (StaticFiles): `./.data`
+        // under `--public-dir .` is safe, and works as it did.
+        if data.dropFirst(prefix.count).split(separator: "/").contains(where: { $0.hasPrefix(".") }) { return nil }
         return refusal(
             "--public-dir", publicDirectory,
             "a directory that does not hold \(name("--data-dir", like: "--public-dir")) (\(dataDirectory)): "

@@ -33,6 +33,23 @@ struct ServedDataDirectoryTests {
         #expect(server.errorOutput.contains("--data-dir"), "stderr: \(server.errorOutput)")
     }
 
+    /// A path with a segment beginning with a dot is never served: no conflict either.
+    @Test("A data directory hidden under the public one (.data) starts the server, and is not served")
+    func hiddenStarts() throws {
+        let data = DataDirectory()
+        try FileManager.default.createDirectory(atPath: data.path, withIntermediateDirectories: true)
+        let (server, exited) = try ServerProcess.startOrExit(arguments: [
+            "--port", "0", "--storage", "sqlite", "--data-dir", data.path + "/.data", "--public-dir", data.path,
+        ])
+        #expect(!exited, "stderr: \(server.errorOutput)")
+        guard !exited else { return }
+        let served = try Curl.run([
+            "-s", "-o", "/dev/null", "-w", "%{http_code}", "http://127.0.0.1:\(try server.port())/.data/sessions.sqlite3",
+        ])
+        #expect(served == "404")
+        #expect(try server.terminate() == 0)
+    }
+
     /// In memory there is no database to serve: the same directories are no conflict.
     @Test("In memory the same directories start the server")
     func memoryStarts() throws {
