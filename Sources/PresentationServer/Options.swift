@@ -154,7 +154,7 @@ struct Options {
         Setting(flag: "--heartbeat", environment: "HEARTBEAT", help: "seconds between keep-alive comments on idle event streams (default 15)") {
             $0.api.heartbeatSeconds = Double(try integer($1, "--heartbeat", 1...300))
         },
-        Setting(flag: "--public-dir", environment: "PUBLIC_DIR", help: "directory served at / (default ./Public)") {
+        Setting(flag: "--public-dir", environment: "PUBLIC_DIR", help: "directory served at /, which must exist when given (default ./Public, served if it exists)") {
             $0.publicDirectory = $1
         },
         Setting(flag: "--admin-token-file", environment: "ADMIN_TOKEN_FILE", help: "file holding the admin token (32 to 1024 characters); turns on listing and metrics") {
@@ -273,6 +273,9 @@ struct Options {
         }
         limits.sessionTTL = min(limits.sessionTTL, limits.maxSessionTTL)
     }
+
+    /// True when the operator set `flag`, by itself or by its variable.
+    func given(_ flag: String) -> Bool { givenByFlag.contains(flag) || givenByVariable.contains(flag) }
 
     /// `flag` as the operator gave it: its variable when that set it. One left at its default
     /// is named as `peer` was given, the setting to change beside it.

@@ -50,9 +50,14 @@ do {
 
 signal(SIGPIPE, SIG_IGN)
 Log.output.setDelay(options.accessLogDelay)
-// nil when the path is not a directory: the API is served all the same.
+// nil when the path is not a directory: the API is served all the same, unless the operator
+// named that path.
 let staticFiles = try? StaticFiles(root: options.publicDirectory)
 if staticFiles == nil {
+    if let refusal = options.missingPublicDirectoryRefusal() {
+        Log.standardError("presentation-server: \(refusal)")
+        exit(2)
+    }
     Log.info("no_public_directory", [("path", .string(options.publicDirectory))])
 }
 // Sessions hold what users typed: the files the server makes (the database, its log, the lock

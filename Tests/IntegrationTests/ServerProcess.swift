@@ -47,11 +47,15 @@ final class ServerProcess {
 
     /// `accessLog: false` for load that would fill the stdout pipe nobody reads while it runs.
     /// `through`: a command that runs the binary in its own process (`taskset -c 0`).
+    /// `directory`: the working directory, the test's own (the repository) when nil.
     static func start(
-        arguments: [String], environment: [String: String] = [:], accessLog: Bool = true, through: [String] = []
+        arguments: [String], environment: [String: String] = [:], accessLog: Bool = true, through: [String] = [],
+        directory: String? = nil
     ) throws -> ServerProcess {
         let server = ServerProcess()
-        try server.launch(arguments + ["--access-log", accessLog ? "on" : "off"], environment: environment, through: through)
+        try server.launch(
+            arguments + ["--access-log", accessLog ? "on" : "off"], environment: environment, through: through,
+            directory: directory)
         return server
     }
 
@@ -76,7 +80,10 @@ final class ServerProcess {
         return (server, false)
     }
 
-    private func launch(_ arguments: [String], environment: [String: String], through: [String] = []) throws {
+    private func launch(
+        _ arguments: [String], environment: [String: String], through: [String] = [], directory: String? = nil
+    ) throws {
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         if through.isEmpty {
             process.executableURL = Self.executable
             process.arguments = arguments
@@ -85,7 +92,7 @@ final class ServerProcess {
             process.arguments = through + [Self.executable.path] + arguments
         }
         var merged = ProcessInfo.processInfo.environment
-        for name in ["PORT", "HOST", "THREADS", "DATA_DIR", "ADMIN_TOKEN", "ADMIN_TOKEN_FILE", "CORS_ORIGINS", "TLS_CERT", "TLS_KEY", "HEARTBEAT", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_IP", "CONNECTION_TIMEOUT", "CREATE_RATE_PER_IP", "TRUSTED_PROXIES", "ACCESS_LOG_FLUSH_MS"] {
+        for name in ["PORT", "HOST", "THREADS", "DATA_DIR", "ADMIN_TOKEN", "ADMIN_TOKEN_FILE", "CORS_ORIGINS", "TLS_CERT", "TLS_KEY", "HEARTBEAT", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_IP", "CONNECTION_TIMEOUT", "CREATE_RATE_PER_IP", "TRUSTED_PROXIES", "ACCESS_LOG_FLUSH_MS", "PUBLIC_DIR"] {
             merged.removeValue(forKey: name)
         }
         // Never a database in the working directory (the repository): durable tests pass their own.

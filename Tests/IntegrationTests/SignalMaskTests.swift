@@ -52,8 +52,10 @@ struct SignalMaskTests {
     func stopDuringRestore() throws {
         let directory = NSTemporaryDirectory() + "presentation-data-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let arguments = ["--port", "0", "--storage", "sqlite", "--data-dir", directory, "--public-dir", directory + "/none"]
-        let first = try ServerProcess.start(arguments: arguments)
+        // Run in the data directory, which has no `Public`: the default's absence is logged.
+        let arguments = ["--port", "0", "--storage", "sqlite", "--data-dir", directory]
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let first = try ServerProcess.start(arguments: arguments, directory: directory)
         _ = try first.port()
         #expect(try first.terminate() == 0)
 
@@ -65,7 +67,7 @@ struct SignalMaskTests {
         whole.l_whence = Int16(SEEK_SET)
         try #require(fcntl(database, F_SETLK, &whole) == 0)
 
-        let server = try ServerProcess.start(arguments: arguments)
+        let server = try ServerProcess.start(arguments: arguments, directory: directory)
         // Logged before the database is opened, after the signals are blocked.
         let deadline = Date().addingTimeInterval(ServerProcess.patience)
         while !server.output.contains("no_public_directory"), Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }

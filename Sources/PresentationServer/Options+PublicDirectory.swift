@@ -4,7 +4,17 @@
     import Darwin
 #endif
 
+/// What the server refuses about the directory it serves at `/`, to anyone and without a token.
 extension Options {
+    /// A refusal when the operator named a public directory (flag or variable) that is not
+    /// one: a typo there served the API without its page, with only an info line in the log.
+    /// The default `./Public` may be missing (a binary run from elsewhere serves the API alone).
+    func missingPublicDirectoryRefusal() -> OptionsError? {
+        guard given("--public-dir") else { return nil }
+        return refusal(
+            "--public-dir", publicDirectory, "a directory (leave the setting out to serve the API without the page)")
+    }
+
     /// A refusal when the directory served at `/`, to anyone and without a token, holds the
     /// durable store's directory: `--public-dir .` beside the default `./data` served the
     /// session database and its log (every session's screens, params and token digest) as
