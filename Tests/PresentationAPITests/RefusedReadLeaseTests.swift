@@ -14,7 +14,7 @@ struct RefusedReadLeaseTests {
         ("events", [("after", "x")], [], "invalid_query"),
         ("events", [("include", "tree")], [], "invalid_query"),
         ("presentations/p9", [], [], "presentation_not_found"),
-        ("", [], [("If-None-Match", "\"x\"")], "invalid_header"),
+        ("", [], [("If-None-Match", "\"x")], "invalid_header"),
         // A stale If-Match on a read is refused as on a change (412), whatever If-None-Match says.
         ("", [], [("If-Match", "\"9\""), ("If-None-Match", "\"1\"")], "revision_mismatch"),
     ]
