@@ -93,20 +93,25 @@ final class EventSubscriber: Sendable {
 
     /// Sends the events of `session` after `after` through `through`, and the session itself
     /// when the stream includes it and `through` is where it stands.
+    ///
+    /// Both go as the arrays the frame cache keeps, which every subscriber of the session is
+    /// handed: a stream holds a reference to them, not a copy. They go together, so that the
+    /// reader is judged behind on what waited before them, not on the events just queued.
     private func send(_ session: Session, after: Int, through: Int) {
+        let events: [UInt8]
         do {
-            stream.send(
-                try frames.messages(for: id, after: after, through: through) {
-                    var events = try session.events(after: after)
-                    if through < session.revision { events.removeAll { $0.revision > through } }
-                    return EventStreamFrame.messages(for: events)
-                })
+            events = try frames.messages(for: id, after: after, through: through) {
+                var events = try session.events(after: after)
+                if through < session.revision { events.removeAll { $0.revision > through } }
+                return EventStreamFrame.messages(for: events)
+            }
         } catch {
             // Fell behind the kept history: tell the client to refetch the tree (which a
             // stream that includes it gets next anyway).
-            stream.send(EventStreamFrame.reset(revision: through))
+            events = EventStreamFrame.reset(revision: through)
         }
-        if through == session.revision, let message = sessionMessage(session) { stream.send(message) }
+        let message = through == session.revision ? sessionMessage(session) : nil
+        stream.send(together: [events, message ?? []])
     }
 
     /// The message holding `session` as it stands, when this stream includes it: written once

@@ -141,10 +141,12 @@ extension PresentationAPI {
             id: session.id, store: store, stream: stream, after: session.revision, openedWith: session.tokenDigest,
             frames: eventFrames, sessionJSON: includingSession ? sessionJSON : nil)
         // A stream that includes the session opens with it as it stands, whatever the backlog:
-        // a client resuming after a cut may have missed the last one.
-        stream.send(
-            EventStreamFrame.opening + skipped + EventStreamFrame.messages(for: backlog)
-                + (subscriber.sessionMessage(session) ?? []))
+        // a client resuming after a cut may have missed the last one. Queued as the array the
+        // frame cache keeps, shared by every stream of the session at this revision, not copied.
+        stream.send(together: [
+            EventStreamFrame.opening + skipped + EventStreamFrame.messages(for: backlog),
+            subscriber.sessionMessage(session) ?? [],
+        ])
         guard let watch = store.watch(session.id, { change in subscriber.handle(change) }) else {
             throw PresentationError.sessionNotFound
         }
