@@ -30,4 +30,20 @@ struct RefusalLineTests {
         let carriageReturn = server.errorOutput.unicodeScalars.contains("\r")
         #expect(!carriageReturn, "stderr: \(server.errorOutput.debugDescription)")
     }
+
+    /// A value read from the wrong file may be megabytes: echoed whole, it was one line as long.
+    @Test("A long value is shown cut, with its length")
+    func longValueCut() throws {
+        let value = String(repeating: "9", count: 100_000)
+        let (server, exited) = try ServerProcess.startOrExit(arguments: ["--port", value])
+        guard exited else {
+            _ = try server.terminate()
+            Issue.record("a port of 100,000 digits started the server")
+            return
+        }
+        #expect(server.process.terminationStatus == 2)
+        #expect(server.errorOutput.contains("--port 999"), "stderr: \(server.errorOutput.prefix(300))")
+        #expect(server.errorOutput.contains("… (100000 bytes): expected"), "stderr: \(server.errorOutput.prefix(300))")
+        #expect(server.errorOutput.utf8.count < 400, "stderr: \(server.errorOutput.prefix(300))")
+    }
 }
