@@ -47,8 +47,11 @@ enum FileSystem {
         let identity: Identity
 
         /// `open` with `O_NOFOLLOW`: nil when the path is missing, unreadable or a link.
+        /// `O_NONBLOCK` because what a path names is known only once it is open: a FIFO opened
+        /// without it waits for a writer, holding the worker thread that asked (every one, a
+        /// request each). Reads of a regular file, the only kind read from here, ignore it.
         init?(path: String) {
-            let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
             guard descriptor >= 0 else { return nil }
             var information = stat()
             guard fstat(descriptor, &information) == 0 else {

@@ -121,6 +121,25 @@ struct StaticFilesTests {
         #expect(text(changed) == "body { margin: 1 }")
     }
 
+    @Test("A FIFO under the root is refused at once, not waited on for a writer that never comes")
+    func fifoRefused() throws {
+        let directory = try PublicDirectory()
+        defer { directory.remove() }
+        let fifo = directory.root.appendingPathComponent("pipe.js").path
+        try #require(mkfifo(fifo, 0o644) == 0)
+        let files = try StaticFiles(root: directory.root.path)
+        let results = Threads.run(1, limit: .seconds(5)) { _ in
+            files.response(for: HTTPRequest(method: .get, path: "/pipe.js")) == nil
+        }
+        if case .failure = results[0] {
+            // The reader still waits in `open`: a writer's open lets it go, so the thread ends.
+            let writer = open(fifo, O_WRONLY)
+            if writer >= 0 { close(writer) }
+        }
+        try #require((try? results[0].get()) == true, "a worker thread waited on the FIFO")
+        #expect(!files.serves("/pipe.js"))
+    }
+
     @Test("A root that is missing or not a directory is refused at start")
     func badRoot() throws {
         let directory = try PublicDirectory()
