@@ -14,6 +14,11 @@ enum FileSystem {
         let size: Int
         let modifiedSeconds: Int
         let modifiedNanoseconds: Int
+        /// The status change time too: a file rewritten in place at its old size and given back
+        /// its old modification time (`cp -p`, `tar x`, a reproducible build's fixed times) kept
+        /// its size, inode and mtime, and was served stale; no one can set this one back.
+        let changedSeconds: Int
+        let changedNanoseconds: Int
         let isRegularFile: Bool
     }
 
@@ -61,8 +66,10 @@ enum FileSystem {
             self.descriptor = descriptor
             #if canImport(Darwin)
                 let modified = information.st_mtimespec
+                let changed = information.st_ctimespec
             #else
                 let modified = information.st_mtim
+                let changed = information.st_ctim
             #endif
             identity = Identity(
                 device: UInt64(information.st_dev),
@@ -70,6 +77,8 @@ enum FileSystem {
                 size: Int(information.st_size),
                 modifiedSeconds: Int(modified.tv_sec),
                 modifiedNanoseconds: Int(modified.tv_nsec),
+                changedSeconds: Int(changed.tv_sec),
+                changedNanoseconds: Int(changed.tv_nsec),
                 isRegularFile: information.st_mode & S_IFMT == S_IFREG)
         }
 

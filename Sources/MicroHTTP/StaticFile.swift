@@ -3,7 +3,7 @@ struct StaticFile: Sendable {
     /// Sent without a copy by every answer (`.shared`), a 304's too: libmicrohttpd sends no
     /// body for a 304 but states the 200's length from it (RFC 9110 8.6).
     let bytes: SharedBytes
-    /// Device, inode, size and modification time when read: a change means reading again.
+    /// Device, inode, size, modification and status change times when read: a change means reading again.
     let identity: FileSystem.Identity
     let mediaType: MediaType
     /// A strong tag from the content itself, so equal bytes always get equal tags.

@@ -6,7 +6,7 @@ import Synchronization
 /// is empty, `.`, `..` or starts with a dot, or when the file it names, once every
 /// symbolic link is resolved (`realpath`), is not a regular file inside the root. The
 /// path arrives percent-decoded, so `%2e%2e` is checked as `..`. Files are read once and
-/// kept in memory until their identity or modification time changes.
+/// kept in memory until their identity, modification time or status change time changes.
 public final class StaticFiles: Sendable {
     /// The root as given.
     public let root: String

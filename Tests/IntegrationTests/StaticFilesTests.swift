@@ -140,6 +140,25 @@ struct StaticFilesTests {
         #expect(!files.serves("/pipe.js"))
     }
 
+    @Test("A file rewritten in place with its size and modification time kept is read again")
+    func rewriteKeepingTimes() throws {
+        let directory = try PublicDirectory()
+        defer { directory.remove() }
+        let files = try StaticFiles(root: directory.root.path)
+        let path = directory.root.appendingPathComponent("styles.css").path
+        // What `cp -p`, `tar x` or a reproducible build (every mtime the same) leaves behind.
+        let kept: [FileAttributeKey: Any] = [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)]
+        try FileManager.default.setAttributes(kept, ofItemAtPath: path)
+        #expect(text(files.response(for: HTTPRequest(method: .get, path: "/styles.css"))) == "body { margin: 0 }")
+        // The status change time is kept at a clock tick's resolution: let one pass.
+        Thread.sleep(forTimeInterval: 0.05)
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.write(contentsOf: Data("body { margin: 9 }".utf8))
+        try handle.close()
+        try FileManager.default.setAttributes(kept, ofItemAtPath: path)
+        #expect(text(files.response(for: HTTPRequest(method: .get, path: "/styles.css"))) == "body { margin: 9 }")
+    }
+
     @Test("A root that is missing or not a directory is refused at start")
     func badRoot() throws {
         let directory = try PublicDirectory()
