@@ -19,6 +19,8 @@ struct Options {
     var publicDirectory = "Public"
     var tlsCertificatePath: String?
     var tlsKeyPath: String?
+    /// Kept beside the digest it was read into, so that a start refuses it inside the public directory.
+    var adminTokenFile: String?
     /// Resident bytes past which new sessions are refused (`MemoryBudget`); nil: no bound.
     /// Three quarters of what the process may use (its cgroup's memory limit, else the
     /// machine's memory) by default: the rest is the heap glibc keeps, thread stacks and the
@@ -159,6 +161,7 @@ struct Options {
         },
         Setting(flag: "--admin-token-file", environment: "ADMIN_TOKEN_FILE", help: "file holding the admin token (32 to 1024 characters); turns on listing and metrics") {
             $0.api.adminToken = SessionTokenDigest(hashing: try adminToken(fromFile: $1))
+            $0.adminTokenFile = $1
         },
         Setting(flag: "--cors-origins", environment: "CORS_ORIGINS", help: "comma-separated origins whose pages may call the API, or * (default none)") {
             let origins = $1.split(separator: ",").map { String($0.trimmingSpaces) }.filter { !$0.isEmpty }

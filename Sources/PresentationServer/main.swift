@@ -60,6 +60,10 @@ if staticFiles == nil {
     }
     Log.info("no_public_directory", [("path", .string(options.publicDirectory))])
 }
+if let staticFiles, let refusal = options.servedSecretRefusal(publicRoot: staticFiles.resolvedRoot) {
+    Log.standardError("presentation-server: \(refusal)")
+    exit(2)
+}
 // Sessions hold what users typed: the files the server makes (the database, its log, the lock
 // file) are its user's alone, whatever the data directory's mode (a bind mount's is its
 // owner's choice, 0755 by default). SQLite gives the log the database file's mode.
