@@ -4,7 +4,8 @@ import Synchronization
 ///
 /// A request path is refused (nil, so the caller answers its own 404) when any segment
 /// is empty, `.`, `..` or starts with a dot, or when the file it names, once every
-/// symbolic link is resolved (`realpath`), is not a regular file inside the root. The
+/// symbolic link is resolved (`realpath`), is not a regular file inside the root, or is
+/// there by such a path (a link into a dot directory). The
 /// path arrives percent-decoded, so `%2e%2e` is checked as `..`. Files are read once and
 /// kept in memory until their identity, modification time or status change time changes.
 public final class StaticFiles: Sendable {
@@ -70,7 +71,11 @@ public final class StaticFiles: Sendable {
     func file(at requestPath: String) -> StaticFile? {
         guard let relative = Self.relativePath(requestPath) else { return nil }
         guard let resolved = FileSystem.resolve(resolvedRoot + "/" + relative),
-            resolved.hasPrefix(resolvedRoot + "/")
+            // Byte for byte: String's own prefix test takes canonically equal names as one.
+            resolved.utf8.starts(with: (resolvedRoot + "/").utf8),
+            // A link may lead into a dot directory, where the server lets its data directory and
+            // secret files be (Options): what it leads to is judged as a path asking for it is.
+            Self.relativePath(String(decoding: resolved.utf8.dropFirst(resolvedRoot.utf8.count), as: UTF8.self)) != nil
         else { return nil }
         // Opened without following a link, so a link swapped in after `realpath` is refused.
         guard let opened = FileSystem.OpenFile(path: resolved) else { return nil }

@@ -159,6 +159,22 @@ struct StaticFilesTests {
         #expect(text(files.response(for: HTTPRequest(method: .get, path: "/styles.css"))) == "body { margin: 9 }")
     }
 
+    /// A dot directory under the root is where the server lets the data directory, a TLS key
+    /// and an admin token file be (`Options.servedDataRefusal`): a link may not lead there.
+    @Test("A link into a dot file or dot directory under the root is refused as a dot path is")
+    func linkIntoDotPath() throws {
+        let directory = try PublicDirectory()
+        defer { directory.remove() }
+        let root = directory.root.path
+        try FileManager.default.createDirectory(atPath: root + "/.data", withIntermediateDirectories: true)
+        try Data("SESSIONS".utf8).write(to: URL(fileURLWithPath: root + "/.data/sessions.sqlite3"))
+        try FileManager.default.createSymbolicLink(atPath: root + "/db", withDestinationPath: ".data")
+        try FileManager.default.createSymbolicLink(atPath: root + "/env.txt", withDestinationPath: ".env")
+        #expect(try serve("/db/sessions.sqlite3", in: directory) == nil)
+        #expect(try serve("/env.txt", in: directory) == nil)
+        #expect(text(try serve("/link-in.html", in: directory)) == "<!doctype html><title>Home</title>")
+    }
+
     @Test("A root that is missing or not a directory is refused at start")
     func badRoot() throws {
         let directory = try PublicDirectory()
