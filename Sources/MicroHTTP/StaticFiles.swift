@@ -31,6 +31,12 @@ public final class StaticFiles: Sendable {
         "Cross-Origin-Opener-Policy": "same-origin",
     ]
 
+    /// An SVG is a document that may hold script: opened by itself at this origin it would run
+    /// with the page's rights (its storage holds session tokens). Drawn as an image (`<img>`, an
+    /// icon) it runs nothing anyway, and this policy, which only a document opened by itself
+    /// obeys, lets it draw with its own styles and nothing else.
+    static let drawingPolicy = "default-src 'none'; style-src 'unsafe-inline'; sandbox"
+
     public init(
         root: String,
         pageHeaders: HTTPHeaders = StaticFiles.defaultPageHeaders,
@@ -58,6 +64,8 @@ public final class StaticFiles: Sendable {
         headers.add("Referrer-Policy", "no-referrer")
         if file.mediaType == .html {
             for field in pageHeaders { headers.set(field.name, field.value) }
+        } else if file.mediaType == .svg {
+            headers.set("Content-Security-Policy", Self.drawingPolicy)
         }
         return HTTPResponse(status: .ok, headers: headers, body: .shared(file.bytes))
     }

@@ -69,3 +69,19 @@ def test_opening_again_the_session_that_could_not_be_opened_tries_again(browser,
         assert not css(browser, '#notice').is_displayed()
     finally:
         proxy.close()
+
+
+def test_an_svg_opened_by_itself_runs_no_script(browser, server_with, tmp_path):
+    # An SVG is a document that may hold script; opened at the server's origin it would run
+    # with the page's rights (its storage holds session tokens). It is served under a policy
+    # of its own: it draws, and runs nothing.
+    (tmp_path / 'drawing.svg').write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/>'
+        '<script>document.documentElement.setAttribute("data-ran", "yes")</script></svg>')
+    own = server_with('--public-dir', str(tmp_path))
+    browser.get(own.url + '/drawing.svg')
+    assert browser.execute_script('return document.documentElement.localName') == 'svg'
+    assert browser.execute_script('return document.documentElement.getAttribute("data-ran")') is None
+    # The script refused is a policy violation this test asked for, not one of the page's.
+    browser.get('about:blank')
+    browser.get_log('browser')
