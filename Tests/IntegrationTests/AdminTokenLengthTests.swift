@@ -12,11 +12,7 @@ struct AdminTokenLengthTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("admin-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: file) }
         try Data(String(repeating: "a", count: 20_000).utf8).write(to: file)
-        let (refused, exited) = try ServerProcess.startOrExit(arguments: ["--port", "0", "--admin-token-file", file.path])
-        if !exited {
-            _ = try refused.terminate()
-            Issue.record("a 20,000-character admin token started the server")
-        } else {
+        if let refused = try ServerProcess.refusal(of: ["--port", "0", "--admin-token-file", file.path]) {
             #expect(refused.process.terminationStatus == 2)
             #expect(refused.errorOutput.contains("1024"), "stderr: \(refused.errorOutput)")
         }

@@ -18,13 +18,8 @@ struct PublicDirectoryOptionTests {
             ([], ["PUBLIC_DIR": data.path + "/Pubic"], "PUBLIC_DIR"),
         ]
         for (arguments, environment, named) in cases {
-            let (server, exited) = try ServerProcess.startOrExit(
-                arguments: ["--port", "0"] + arguments, environment: environment)
-            guard exited else {
-                _ = try server.terminate()
-                Issue.record("started with \(arguments) \(environment)")
-                continue
-            }
+            guard let server = try ServerProcess.refusal(of: ["--port", "0"] + arguments, environment: environment)
+            else { continue }
             #expect(server.process.terminationStatus == 2)
             #expect(server.errorOutput.contains(named), "stderr: \(server.errorOutput)")
             #expect(server.errorOutput.split(separator: "\n").count == 1, "stderr: \(server.errorOutput)")

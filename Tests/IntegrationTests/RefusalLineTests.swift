@@ -17,12 +17,7 @@ struct RefusalLineTests {
             (["--port\r", "0"], [String: String](), #"unknown option --port\r"#),
         ])
     func escaped(arguments: [String], environment: [String: String], shown: String) throws {
-        let (server, exited) = try ServerProcess.startOrExit(arguments: arguments, environment: environment)
-        guard exited else {
-            _ = try server.terminate()
-            Issue.record("\(arguments) \(environment) started the server")
-            return
-        }
+        guard let server = try ServerProcess.refusal(of: arguments, environment: environment) else { return }
         #expect(server.process.terminationStatus == 2)
         #expect(server.errorOutput.contains(shown), "stderr: \(server.errorOutput.debugDescription)")
         let lines = server.errorOutput.split(separator: "\n")
@@ -35,12 +30,7 @@ struct RefusalLineTests {
     @Test("A long value is shown cut, with its length")
     func longValueCut() throws {
         let value = String(repeating: "9", count: 100_000)
-        let (server, exited) = try ServerProcess.startOrExit(arguments: ["--port", value])
-        guard exited else {
-            _ = try server.terminate()
-            Issue.record("a port of 100,000 digits started the server")
-            return
-        }
+        guard let server = try ServerProcess.refusal(of: ["--port", value]) else { return }
         #expect(server.process.terminationStatus == 2)
         #expect(server.errorOutput.contains("--port 999"), "stderr: \(server.errorOutput.prefix(300))")
         #expect(server.errorOutput.contains("… (100000 bytes): expected"), "stderr: \(server.errorOutput.prefix(300))")

@@ -80,6 +80,20 @@ final class ServerProcess {
         return (server, false)
     }
 
+    /// Starts the binary with settings it must refuse at start: the stopped process, for its
+    /// status and stderr; nil, with an issue recorded, when it listened instead (then stopped).
+    static func refusal(
+        of arguments: [String], environment: [String: String] = [:], sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> ServerProcess? {
+        let (server, exited) = try startOrExit(arguments: arguments, environment: environment)
+        guard exited else {
+            _ = try server.terminate()
+            Issue.record("the server started with \(arguments) \(environment)", sourceLocation: sourceLocation)
+            return nil
+        }
+        return server
+    }
+
     private func launch(
         _ arguments: [String], environment: [String: String], through: [String] = [], directory: String? = nil
     ) throws {

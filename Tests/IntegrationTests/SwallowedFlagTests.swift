@@ -14,12 +14,7 @@ struct SwallowedFlagTests {
             ["--tls-key", "--help"],
         ])
     func flagAsValue(arguments: [String]) throws {
-        let (server, exited) = try ServerProcess.startOrExit(arguments: ["--port", "0"] + arguments)
-        guard exited else {
-            _ = try server.terminate()
-            Issue.record("\(arguments) started the server")
-            return
-        }
+        guard let server = try ServerProcess.refusal(of: ["--port", "0"] + arguments) else { return }
         #expect(server.process.terminationStatus == 2)
         #expect(server.errorOutput.contains("\(arguments[0]) needs a value"), "stderr: \(server.errorOutput)")
     }
