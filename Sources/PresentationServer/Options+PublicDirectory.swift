@@ -22,17 +22,41 @@ extension Options {
     /// `publicRoot` is the served root with its links resolved (`StaticFiles.resolvedRoot`);
     /// the data directory is resolved here, so asked once the store has made it.
     func servedDataRefusal(publicRoot: String) -> OptionsError? {
-        guard storage == .sqlite, let resolved = realpath(dataDirectory, nil) else { return nil }
-        defer { free(resolved) }
-        let data = String(cString: resolved)
-        let prefix = publicRoot.hasSuffix("/") ? publicRoot : publicRoot + "/"
-        guard data == publicRoot || data.hasPrefix(prefix) else { return nil }
-        // A path with a segment beginning with a dot is never served (StaticFiles): `./.data`
-        // under `--public-dir .` is safe, and works as it did.
-        if data.dropFirst(prefix.count).split(separator: "/").contains(where: { $0.hasPrefix(".") }) { return nil }
+        guard storage == .sqlite, Self.serves(dataDirectory, publicRoot: publicRoot) else { return nil }
         return refusal(
             "--public-dir", publicDirectory,
             "a directory that does not hold \(name("--data-dir", like: "--public-dir")) (\(dataDirectory)): "
                 + "it is served to anyone, and the session database would be too")
+    }
+
+    /// A refusal when the directory served at `/` holds the TLS private key or the admin token
+    /// file: `--public-dir .` beside `--tls-key key.pem` served the key as `GET /key.pem`, and
+    /// an admin token file as plainly. nil when neither is served.
+    func servedSecretRefusal(publicRoot: String) -> OptionsError? {
+        let secrets: [(flag: String, path: String?)] = [("--tls-key", tlsKeyPath), ("--admin-token-file", adminTokenFile)]
+        for (flag, path) in secrets {
+            guard let path, Self.serves(path, publicRoot: publicRoot) else { continue }
+            return refusal(
+                "--public-dir", publicDirectory,
+                "a directory that does not hold \(name(flag, like: "--public-dir")) (\(path)): "
+                    + "it is served to anyone, and that file would be too")
+        }
+        return nil
+    }
+
+    /// Whether `StaticFiles` would serve the file at `path`, or the files of the directory at
+    /// `path`, its links resolved: it is the root itself or under it by a path of no dot segment
+    /// (those are never served, so `./.data` under `--public-dir .` is safe). Compared byte for
+    /// byte, as `StaticFiles` compares: `String`'s prefix test takes canonically equal names as one.
+    private static func serves(_ path: String, publicRoot: String) -> Bool {
+        guard let resolved = realpath(path, nil) else { return false }
+        defer { free(resolved) }
+        let found = String(cString: resolved).utf8
+        let root = publicRoot.utf8
+        guard found.starts(with: root) else { return false }
+        let rest = found.dropFirst(root.count)
+        if rest.isEmpty { return true }
+        guard rest.first == UInt8(ascii: "/") || root.last == UInt8(ascii: "/") else { return false }
+        return !rest.split(separator: UInt8(ascii: "/")).contains { $0.first == UInt8(ascii: ".") }
     }
 }

@@ -52,18 +52,18 @@ signal(SIGPIPE, SIG_IGN)
 Log.output.setDelay(options.accessLogDelay)
 // nil when the path is not a directory: the API is served all the same, unless the operator
 // named that path.
-let staticFiles = try? StaticFiles(root: options.publicDirectory)
-if staticFiles == nil {
-    if let refusal = options.missingPublicDirectoryRefusal() {
-        Log.standardError("presentation-server: \(refusal)")
-        exit(2)
-    }
-    Log.info("no_public_directory", [("path", .string(options.publicDirectory))])
-}
-if let staticFiles, let refusal = options.servedSecretRefusal(publicRoot: staticFiles.resolvedRoot) {
+/// Stops the start on a setting the server cannot use, as a bad value is: one line, status 2.
+func refuse(_ refusal: OptionsError?) {
+    guard let refusal else { return }
     Log.standardError("presentation-server: \(refusal)")
     exit(2)
 }
+let staticFiles = try? StaticFiles(root: options.publicDirectory)
+if staticFiles == nil {
+    refuse(options.missingPublicDirectoryRefusal())
+    Log.info("no_public_directory", [("path", .string(options.publicDirectory))])
+}
+refuse(staticFiles.flatMap { options.servedSecretRefusal(publicRoot: $0.resolvedRoot) })
 // Sessions hold what users typed: the files the server makes (the database, its log, the lock
 // file) are its user's alone, whatever the data directory's mode (a bind mount's is its
 // owner's choice, 0755 by default). SQLite gives the log the database file's mode.
@@ -71,10 +71,7 @@ umask(0o077)
 let (store, journal) = StoreSetup.open(options)
 // Asked once the store has made the data directory: only a path that exists resolves through
 // its links. Refused as a setting the server cannot use (exit 2), before it listens.
-if let staticFiles, let refusal = options.servedDataRefusal(publicRoot: staticFiles.resolvedRoot) {
-    Log.standardError("presentation-server: \(refusal)")
-    exit(2)
-}
+refuse(staticFiles.flatMap { options.servedDataRefusal(publicRoot: $0.resolvedRoot) })
 let sweep = StoreSetup.startSweep(store, every: StoreSetup.sweepInterval(options.limits))
 let api = PresentationAPI(store: store, configuration: options.api, staticFiles: staticFiles)
 let accessLog = options.accessLog
