@@ -146,6 +146,9 @@ public final class HTTPServer: Sendable {
     /// reads (milliseconds), and all that one that does not costs the stop.
     static let streamEndMoment: Duration = .seconds(1)
 
+    /// Each request thread's stack: 8 MiB, glibc's usual default, whatever `ulimit -s` says.
+    static let requestThreadStackBytes = 8 << 20
+
     /// Ends the grace period of a `stop()` under way (or of the next one) at once: requests
     /// still in flight are closed unanswered, as they are when the grace period runs out. For
     /// an operator who will not wait (a second stop signal); callable from any thread.
@@ -177,6 +180,12 @@ public final class HTTPServer: Sendable {
             MHD_OptionItem(option: .LISTEN_BACKLOG_SIZE, value: 1024, ptr_value: nil),
             MHD_OptionItem(option: .CONNECTION_MEMORY_LIMIT, value: configuration.connectionMemoryBytes, ptr_value: nil),
             MHD_OptionItem(option: .SOCK_ADDR, value: 0, ptr_value: UnsafeMutableRawPointer(mutating: address)),
+            // The request threads' stack, set rather than left to the process's `ulimit -s`:
+            // reading and writing a session recurses once per level of its tree, and at
+            // `--max-presentation-depth 1000` an import took more than 1 MiB of it, so a
+            // smaller limit (or glibc's default without one) crashed the server on a request
+            // its options allow. Only the pages a thread touches are resident.
+            MHD_OptionItem(option: .THREAD_STACK_SIZE, value: Self.requestThreadStackBytes, ptr_value: nil),
         ]
         if configuration.threads > 1 {
             options.append(MHD_OptionItem(option: .THREAD_POOL_SIZE, value: configuration.threads, ptr_value: nil))
