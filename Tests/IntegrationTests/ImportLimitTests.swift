@@ -52,13 +52,7 @@ struct ImportLimitTests {
         try withServer(limits: Limits(maxPresentationDepth: 1000)) { server in
             let client = try server.connect()
             let session = try client.createSession()
-            let present: [String: Any] = ["op": "present", "screen": "x", "style": "sheet"]
-            for _ in 0..<10 {
-                let batch = try client.post(
-                    session.route("batch"), json: ["operations": Array(repeating: present, count: 100)],
-                    token: session.token, headers: [("Prefer", "return=minimal")])
-                #expect(batch.status == 200, "body: \(batch.text)")
-            }
+            try client.presentSheets(1000, on: session)
             try client.post("present", to: session, json: ["screen": "y", "style": "sheet"])
                 .expectProblem(422, "presentations_too_deep")
             let export = try client.get(session.route("export"), token: session.token)

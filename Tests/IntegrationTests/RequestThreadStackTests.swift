@@ -14,13 +14,7 @@ struct RequestThreadStackTests {
         defer { _ = try? server.terminate() }
         let client = try HTTPConnection(port: UInt16(try server.port()))
         let session = try client.createSession()
-        let present: [String: Any] = ["op": "present", "screen": "x", "style": "sheet"]
-        for _ in 0..<10 {
-            let batch = try client.post(
-                session.route("batch"), json: ["operations": Array(repeating: present, count: 100)],
-                token: session.token, headers: [("Prefer", "return=minimal")])
-            #expect(batch.status == 200, "body: \(batch.text.prefix(200))")
-        }
+        try client.presentSheets(1000, on: session)
         let export = try client.get(session.route("export"), token: session.token)
         #expect(export.status == 200)
         let imported = try client.post("/v1/sessions/import", bytes: export.body)

@@ -93,6 +93,17 @@ extension HTTPConnection {
         return session
     }
 
+    /// Presents `count` sheets on `session`, one over the other, in batches of 100.
+    func presentSheets(_ count: Int, on session: CreatedSession, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let present: [String: Any] = ["op": "present", "screen": "x", "style": "sheet"]
+        for start in stride(from: 0, to: count, by: 100) {
+            let batch = try post(
+                session.route("batch"), json: ["operations": Array(repeating: present, count: min(100, count - start))],
+                token: session.token, headers: [("Prefer", "return=minimal")])
+            #expect(batch.status == 200, "body: \(batch.text.prefix(200))", sourceLocation: sourceLocation)
+        }
+    }
+
     /// `GET` the session, insisting on 200.
     func fetch(_ session: CreatedSession) throws(ClientError) -> [String: Any] {
         let response = try get(session.route(), token: session.token)
