@@ -42,7 +42,9 @@ export function moveFocus(view, wanted, appeared, hadFocus) {
     return;
   }
   if (closed) {
-    if (opener && opener.isConnected && !opener.closest('[inert]')) opener.focus();
+    // An opener that is the page's body (the focus was nowhere when the presentation came)
+    // takes no focus: "returning" there would leave the person nowhere.
+    if (opener && opener !== document.body && opener.isConnected && !opener.closest('[inert]')) opener.focus();
     else focusTitle(topElement);
     return;
   }

@@ -73,3 +73,21 @@ def test_a_pop_without_the_pushing_control_focuses_the_title(browser, server, ap
     wait_for(browser, lambda d: 'nav-title' in (d.switch_to.active_element.get_attribute('class') or ''),
              message=f'the focus is on {focused(browser)}, not on the inbox\'s title')
     assert browser.switch_to.active_element.text == 'Inbox'
+
+
+def test_a_sheet_dismissed_elsewhere_leaves_the_focus_on_the_title_not_lost(browser, server, api):
+    """The focus was nowhere (the page just opened) when a sheet came from elsewhere: it moved
+    into the sheet. When the sheet goes, it returns to the device (the title of the screen
+    shown again), not to the page's body, where a keyboard or screen reader user is lost."""
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    browser.execute_script('document.activeElement.blur()')
+    pid = api.op(session, 'present', {'style': 'sheet', 'screen': 'detail', 'title': 'From elsewhere'})['presentation']
+    wait_until_shows(browser, api, session, revision=2)
+    wait_for(browser, lambda d: d.execute_script(f'return document.querySelector(\'[data-layer="{pid}"]\').contains(document.activeElement)'),
+             message=f'the focus is on {focused(browser)}, not in the sheet')
+    api.op(session, 'dismiss', {'presentation': pid})
+    wait_until_shows(browser, api, session, revision=3)
+    wait_for(browser, lambda d: 'nav-title' in (d.switch_to.active_element.get_attribute('class') or ''),
+             message=f'the focus is on {focused(browser)}, not on the inbox\'s title')
+    assert browser.switch_to.active_element.text == 'Inbox'
