@@ -91,10 +91,11 @@ export function form(ctx) {
         event.preventDefault();
         // Each value is read from the control drawn for its field: looked up by name in the
         // form's elements, a name such as "0" or "length" found another control or none.
-        const values = {};
-        for (const { field, input } of drawn) {
-          values[field.name] = field.type === 'checkbox' ? input.checked : field.type === 'number' ? Number(input.value) : input.value;
-        }
+        // Gathered as entries: assigned into a plain object, a field named "__proto__" set
+        // its prototype and its value was lost (a later field of the same name still wins).
+        const values = Object.fromEntries(
+          drawn.map(({ field, input }) => [field.name, field.type === 'checkbox' ? input.checked : field.type === 'number' ? Number(input.value) : input.value]),
+        );
         ctx.act.handBack(p.result && typeof p.result === 'object' ? { ...p.result, values } : values);
       },
     },

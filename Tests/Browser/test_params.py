@@ -70,3 +70,18 @@ def test_a_form_field_without_a_name_is_left_out(browser, server, api):
     api.op(session, 'push', {'screen': 'form', 'title': 'Odd', 'params': {'fields': fields}})
     wait_until_shows(browser, api, session, revision=2)
     assert texts(browser, '.form-field label') == ['Name']
+
+
+def test_a_form_field_named_proto_hands_its_value_back(browser, server, api):
+    # The values were gathered by assignment into a plain object: a field named "__proto__"
+    # set the object's prototype instead (to a string, ignored), and its value was dropped.
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    fields = [{'name': '__proto__', 'label': 'Proto'}, {'name': 'b', 'label': 'B'}]
+    api.op(session, 'push', {'screen': 'form', 'title': 'Names', 'params': {'fields': fields}})
+    wait_until_shows(browser, api, session, revision=2)
+    for control, typed in zip(browser.find_elements(By.CSS_SELECTOR, '.is-top .screen:not(.is-leaving) .form-field input'), 'xy'):
+        control.send_keys(typed)
+    css(browser, '.is-top .screen:not(.is-leaving) .form .button--primary').click()
+    tree = wait_until_shows(browser, api, session, revision=3)
+    assert tree['root']['path'][-1]['result']['value'] == {'__proto__': 'x', 'b': 'y'}
