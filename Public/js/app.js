@@ -174,6 +174,15 @@ async function resync(state, after) {
     for (const event of history.events) inspector.logEvent(event);
     return history.revision;
   } catch (error) {
+    // The server is behind the page (400 `revision_ahead`): it lost revisions the page drew, a
+    // backup restored. Retrying cannot help; as after a stream's `event: reset`, the tree to
+    // draw is the server's (the stream, opened at its revision, sends it first), older or not.
+    if (error instanceof ProblemError && error.code === 'revision_ahead' && Number.isInteger(error.problem.revision)) {
+      const revision = error.problem.revision;
+      inspector.logNote(`The server is at revision ${revision}, behind the page's ${after}: it no longer has the revisions after it; continuing from there.`);
+      state.resetTo = revision;
+      return revision;
+    }
     if (error instanceof ProblemError && error.code === 'history_expired') {
       inspector.logNote(`Events after revision ${after} are no longer kept; continuing from revision ${state.session.revision}.`);
       return state.session.revision;
