@@ -156,7 +156,7 @@ export class Inspector {
       ),
     );
     this.summary.querySelector('dd:nth-of-type(2) code').dataset.revision = String(session.revision);
-    this.tree.textContent = JSON.stringify(session, null, 2);
+    this.tree.textContent = prettyJSON(session);
   }
 
   /** Adds an event to the log once (history and the live stream may both carry it). */
@@ -178,6 +178,44 @@ export class Inspector {
   logNote(text) {
     this.log.prepend(h('li', { class: 'event event--note' }, h('span', { class: 'event-text' }, text)));
   }
+}
+
+/** How far the tree's lines move right: two spaces a level, up to this many levels. */
+const MAX_INDENT_LEVELS = 16;
+
+/**
+ * JSON as `JSON.stringify(value, null, 2)` writes it, but for the indentation, which stops
+ * growing past MAX_INDENT_LEVELS. Indented without end, a tree 1000 presentations deep
+ * (`--max-presentation-depth` allows it) nests some 2,000 levels: its lines carried
+ * thousands of spaces, 38 MB of text for a session of 400 KB, and the page froze for
+ * seconds at every change while it wrote and laid that out. Written in pieces joined once:
+ * concatenated level by level, the text would be copied again at each one.
+ */
+export function prettyJSON(value) {
+  const parts = [];
+  writeJSON(value, 0, parts);
+  return parts.join('');
+}
+
+function writeJSON(value, level, parts) {
+  if (value === null || typeof value !== 'object') {
+    parts.push(JSON.stringify(value));
+    return;
+  }
+  const isArray = Array.isArray(value);
+  const entries = isArray ? value.map((item) => [null, item]) : Object.entries(value);
+  if (entries.length === 0) {
+    parts.push(isArray ? '[]' : '{}');
+    return;
+  }
+  const inner = `\n${'  '.repeat(Math.min(level + 1, MAX_INDENT_LEVELS))}`;
+  parts.push(isArray ? '[' : '{');
+  entries.forEach(([key, item], index) => {
+    parts.push(index === 0 ? inner : `,${inner}`);
+    if (key !== null) parts.push(`${JSON.stringify(key)}: `);
+    writeJSON(item, level + 1, parts);
+  });
+  parts.push(`\n${'  '.repeat(Math.min(level, MAX_INDENT_LEVELS))}${isArray ? ']' : '}'}`);
 }
 
 /**
