@@ -194,12 +194,26 @@ async function resync(state, after) {
     // The session is there, but not for this token: replaced while the stream was down
     // (so no `event: revoked` reached it). Reconnecting cannot help.
     if (error instanceof ProblemError && error.status === 401) {
-      showNotice(['This page’s token for the session was refused (replaced, or wrong): open the session with its current token. ', describeError(error)]);
-      device.clear('This page’s token for the session was refused.');
+      refused(state, error);
       error.stop = true;
     }
     throw error;
   }
+}
+
+/**
+ * The session is there, but this page's token is refused (401: replaced by another client),
+ * however the page learnt it: the stream's reconnection, or a tap made before the stream
+ * heard `event: revoked` (which comes only at the session's next change). Nothing this token
+ * sends can work again: the stream stops, and no tree is left to tap.
+ */
+function refused(state, error) {
+  if (current !== state) return;
+  state.gone = true;
+  state.live?.stop();
+  setConnection('offline');
+  showNotice(['This page’s token for the session was refused (replaced, or wrong): open the session with its current token. ', describeError(error)]);
+  device.clear('This page’s token for the session was refused.');
 }
 
 /**
@@ -264,6 +278,11 @@ async function perform(operation, body, { ifMatch, rethrow = false } = {}) {
     // The page has left that session since (for another, or none): its failure is not news
     // about the one shown now.
     if (current !== state) {
+      if (rethrow) throw error;
+      return undefined;
+    }
+    if (error instanceof ProblemError && error.status === 401) {
+      refused(state, error);
       if (rethrow) throw error;
       return undefined;
     }

@@ -278,3 +278,19 @@ def test_the_inspector_sends_for_the_next_session_while_the_last_ones_send_is_on
     wait_for(browser, lambda d: d.execute_script('return window.__settled') == 1)
     assert css(browser, '#operation-outcome').text == '200 OK · push · revision 2'
     assert api.session(first)['revision'] == 2
+
+
+def test_a_tap_refused_401_after_the_token_was_replaced_stops_following_the_session(browser, server, api):
+    # The token was replaced and nothing changed since, so no `event: revoked` came: the tap
+    # is what learns that this page's token is refused. It was reported as any refusal and
+    # the page went on showing "Live" and a tree whose every tap is refused again.
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    api.request('POST', f'/v1/sessions/{session["id"]}/token', token=session['token'])
+    css(browser, '[data-message="a"]').click()
+    text = notice(browser, timeout=10)
+    assert '401' in text and 'token' in text.lower() and 'gone' not in text.lower(), text
+    wait_for(browser, lambda d: 'token' in css(d, '#device-layers').text,
+             message='the page still shows a tree its token cannot change')
+    assert not browser.find_elements(By.CSS_SELECTOR, '#device-layers button')
+    assert css(browser, 'body').get_attribute('data-connection') == 'offline'
