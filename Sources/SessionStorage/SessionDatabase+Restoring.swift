@@ -3,7 +3,6 @@
 #else
     import Foundation
 #endif
-import Dispatch
 import Presentation
 
 /// Start-up's sessions, from what the file holds to sessions, on every core the process may use.
@@ -13,19 +12,19 @@ extension SessionDatabase {
     /// item 102) and each session's is its own, so the sessions are shared out among the
     /// `cores` the process may run on, in contiguous runs of at least `minimumRun` (sharing
     /// out fewer costs more than it saves); one core, or a few sessions, restores them in turn.
+    /// Always on threads of `onJoinedThreads`, whose stack decodes a session at any depth the
+    /// options allow, whatever `ulimit -s` gave the main thread.
     static func restoreAll(
         _ found: [SessionTable.Found], limits: Limits, path: String, cores: Int, minimumRun: Int = 2_048
     ) -> [Result<(session: Session, trimmed: Bool), any Error>] {
-        let workers = min(cores, found.count / minimumRun)
-        guard workers > 1 else {
-            return found.map { found in Result { try restore(found, limits: limits, path: path) } }
-        }
+        let workers = max(1, min(cores, found.count / minimumRun))
         let run = (found.count + workers - 1) / workers
         return Array(unsafeUninitializedCapacity: found.count) { buffer, initialized in
-            // Each worker initialises its own run of slots and no other's; `concurrentPerform`
+            // Each worker initialises its own run of slots and no other's; `onJoinedThreads`
             // returns only once every worker has, so every slot is set when `initialized` says so.
-            nonisolated(unsafe) let slots = buffer.baseAddress!
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            guard let base = buffer.baseAddress else { return }
+            nonisolated(unsafe) let slots = base
+            onJoinedThreads(workers) { worker in
                 for index in min(found.count, worker * run)..<min(found.count, (worker + 1) * run) {
                     (slots + index).initialize(to: Result { try restore(found[index], limits: limits, path: path) })
                 }
