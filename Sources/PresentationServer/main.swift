@@ -49,6 +49,10 @@ do {
 }
 
 signal(SIGPIPE, SIG_IGN)
+// A write past a file-size limit (`ulimit -f`, systemd's `LimitFSIZE=`) would end the process
+// with SIGXFSZ, unannounced, mid-change; ignored, it fails with EFBIG, SQLite reports an I/O
+// error, and the change is refused (503 `storage_failed`) and not made, as any write that fails.
+signal(SIGXFSZ, SIG_IGN)
 Log.output.setDelay(options.accessLogDelay)
 // nil when the path is not a directory: the API is served all the same, unless the operator
 // named that path.
