@@ -4,17 +4,11 @@
     import Darwin
 #endif
 
-/// Stack of each thread `onJoinedThreads` starts: 8 MiB, glibc's usual default, whatever
-/// `ulimit -s` says (the request threads' too, `HTTPServer.requestThreadStackBytes`).
-/// Decoding a stored session recurses once per level of its tree: a session 1,000
-/// presentations deep overflowed a 256 KiB stack at start-up, and a debug build's a 2 MiB one.
-let restoreThreadStackBytes = 8 << 20
-
 /// Runs `body(0)` to `body(count - 1)`, each on a thread of its own with a stack of
 /// `stackBytes`, and returns once every one has. Not the calling thread, nor libdispatch's:
 /// the main thread's stack is `ulimit -s`, and so is the default of every thread started
 /// without a size (glibc takes it from the same limit), libdispatch's workers included.
-func onJoinedThreads(_ count: Int, stackBytes: Int = restoreThreadStackBytes, _ body: @Sendable (Int) -> Void) {
+func onJoinedThreads(_ count: Int, stackBytes: Int = journalThreadStackBytes, _ body: @Sendable (Int) -> Void) {
     final class Start: Sendable {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
