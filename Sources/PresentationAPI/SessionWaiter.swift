@@ -55,7 +55,12 @@ enum SessionWaiter {
         }
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {
             guard deferred.isPending else { return }
-            deferred.complete(with: store.session(id).map { $0.tokenDigest == openedWith ? timeout($0) : revoked } ?? gone)
+            // Not on this libdispatch thread, whose stack (`ulimit -s`) the answer's JSON of a
+            // deeply nested session overflows.
+            onRequestSizedThread {
+                deferred.complete(
+                    with: store.session(id).map { $0.tokenDigest == openedWith ? timeout($0) : revoked } ?? gone)
+            }
         }
         return .later(deferred)
     }
