@@ -57,7 +57,7 @@ enum SessionWaiter {
             guard deferred.isPending else { return }
             // Not on this libdispatch thread, whose stack (`ulimit -s`) the answer's JSON of a
             // deeply nested session overflows.
-            onRequestSizedThread {
+            DeepTreeThread.detach {
                 deferred.complete(
                     with: store.session(id).map { $0.tokenDigest == openedWith ? timeout($0) : revoked } ?? gone)
             }

@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import Synchronization
+import Presentation
 
 /// A thread that takes everything queued since its last turn as one batch, until stopped and
 /// drained: what the journal's writer (batches of writes, one transaction each) and its sync
@@ -36,7 +37,7 @@ final class BatchThread<Item: Sendable>: Sendable {
     /// thread's alone and released when it ends, so it may hold the batches' owner.
     func start(name: String, _ process: @escaping @Sendable ([Item]) -> Void) {
         guard !started.exchange(true, ordering: .relaxed) else { return }
-        startThread { [self] in
+        DeepTreeThread.detach { [self] in
             nameKernelThread(name)
             run(process)
         }

@@ -32,28 +32,3 @@ final class Condition: @unchecked Sendable {
     func signal() { pthread_cond_signal(condition) }
     func broadcast() { pthread_cond_broadcast(condition) }
 }
-
-/// Runs `body` on a new thread of its own, detached, with a stack of `journalThreadStackBytes`
-/// rather than `ulimit -s`: it ends when `body` returns.
-///
-/// The closure crosses into the thread as a retained context pointer; the thread takes it
-/// back (balancing the retain) before it runs it, so nothing outlives the thread.
-func startThread(_ body: @escaping @Sendable () -> Void) {
-    final class Start: Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let context = Unmanaged.passRetained(Start(body)).toOpaque()
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setstacksize(&attributes, journalThreadStackBytes)
-    var thread = pthread_t()
-    let started = pthread_create(&thread, &attributes, { context in
-        Unmanaged<Start>.fromOpaque(context!).takeRetainedValue().body()
-        return nil
-    }, context)
-    // A process that cannot start a thread has no memory or thread quota left: nothing to recover.
-    precondition(started == 0, "cannot start a thread: \(String(cString: strerror(started)))")
-    pthread_detach(thread)
-}

@@ -12,7 +12,7 @@ extension SessionDatabase {
     /// item 102) and each session's is its own, so the sessions are shared out among the
     /// `cores` the process may run on, in contiguous runs of at least `minimumRun` (sharing
     /// out fewer costs more than it saves); one core, or a few sessions, restores them in turn.
-    /// Always on threads of `onJoinedThreads`, whose stack decodes a session at any depth the
+    /// Always on threads of `DeepTreeThread.joined`, whose stack decodes a session at any depth the
     /// options allow, whatever `ulimit -s` gave the main thread.
     static func restoreAll(
         _ found: [SessionTable.Found], limits: Limits, path: String, cores: Int, minimumRun: Int = 2_048
@@ -20,11 +20,11 @@ extension SessionDatabase {
         let workers = max(1, min(cores, found.count / minimumRun))
         let run = (found.count + workers - 1) / workers
         return Array(unsafeUninitializedCapacity: found.count) { buffer, initialized in
-            // Each worker initialises its own run of slots and no other's; `onJoinedThreads`
+            // Each worker initialises its own run of slots and no other's; `DeepTreeThread.joined`
             // returns only once every worker has, so every slot is set when `initialized` says so.
             guard let base = buffer.baseAddress else { return }
             nonisolated(unsafe) let slots = base
-            onJoinedThreads(workers) { worker in
+            DeepTreeThread.joined(workers) { worker in
                 for index in min(found.count, worker * run)..<min(found.count, (worker + 1) * run) {
                     (slots + index).initialize(to: Result { try restore(found[index], limits: limits, path: path) })
                 }
