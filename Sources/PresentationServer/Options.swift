@@ -304,8 +304,13 @@ struct Options {
         switch (tlsCertificatePath, tlsKeyPath) {
         case (nil, nil): return nil
         case (let certificate?, let key?):
-            return TLSCredentials(
-                certificatePEM: try pem(certificate, "--tls-cert"), privateKeyPEM: try pem(key, "--tls-key"))
+            let certificatePEM = try pem(certificate, "--tls-cert")
+            // GnuTLS serves an expired certificate without a word, to clients that all refuse it.
+            let now = Int(Date().timeIntervalSince1970)
+            if let problem = CertificateValidity(pem: certificatePEM)?.problem(at: now) {
+                throw refusal("--tls-cert", certificate, problem)
+            }
+            return TLSCredentials(certificatePEM: certificatePEM, privateKeyPEM: try pem(key, "--tls-key"))
         case (nil, _): throw .missingValue("\(name("--tls-cert", like: "--tls-key")) (\(name("--tls-key")) needs it)")
         case (_, nil): throw .missingValue("\(name("--tls-key", like: "--tls-cert")) (\(name("--tls-cert")) needs it)")
         }
