@@ -310,7 +310,13 @@ struct Options {
             if let problem = CertificateValidity(pem: certificatePEM)?.problem(at: now) {
                 throw refusal("--tls-cert", certificate, problem)
             }
-            return TLSCredentials(certificatePEM: certificatePEM, privateKeyPEM: try pem(key, "--tls-key"))
+            let keyPEM = try pem(key, "--tls-key")
+            // There is no passphrase to give: GnuTLS's "Decryption has failed" came out as a key
+            // not matching its certificate, a start failure (exit 1) rather than a value refused.
+            if Self.isEncrypted(keyPEM) {
+                throw refusal("--tls-key", key, "a private key without a passphrase (this one is encrypted)")
+            }
+            return TLSCredentials(certificatePEM: certificatePEM, privateKeyPEM: keyPEM)
         case (nil, _): throw .missingValue("\(name("--tls-cert", like: "--tls-key")) (\(name("--tls-key")) needs it)")
         case (_, nil): throw .missingValue("\(name("--tls-key", like: "--tls-cert")) (\(name("--tls-cert")) needs it)")
         }
@@ -321,6 +327,12 @@ struct Options {
         let text = String(decoding: data, as: UTF8.self)
         guard text.contains("-----BEGIN ") else { throw refusal(flag, path, "a PEM file") }
         return text
+    }
+
+    /// A key encrypted with a passphrase: PKCS #8's `ENCRYPTED PRIVATE KEY`, or OpenSSL's older
+    /// form, a `Proc-Type: 4,ENCRYPTED` header in the key's block.
+    private static func isEncrypted(_ pem: String) -> Bool {
+        pem.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || pem.contains("Proc-Type: 4,ENCRYPTED")
     }
 
     private static func adminToken(fromFile path: String) throws(OptionsError) -> String {
