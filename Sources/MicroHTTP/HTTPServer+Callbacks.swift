@@ -234,6 +234,10 @@ func freeStream(_ cls: UnsafeMutableRawPointer?) {
 /// handshake refused, a socket error), formatted here and handed to the server's log.
 func logLibraryMessage(_ cls: UnsafeMutableRawPointer?, _ format: UnsafePointer<CChar>?, _ arguments: CVaListPointer?) {
     guard let cls, let format, let arguments else { return }
+    // libmicrohttpd logs before it returns a failure whose errno `HTTPServer.start` reads: the
+    // log's own write (EAGAIN on a full non-blocking stdout) must not become that errno.
+    let savedErrno = errno
+    defer { errno = savedErrno }
     let daemon = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
     var buffer = [CChar](repeating: 0, count: 1024)
     let written = buffer.withUnsafeMutableBufferPointer { vsnprintf($0.baseAddress, $0.count, format, arguments) }

@@ -79,6 +79,10 @@ public final class HTTPServer: Sendable {
             // Freed in stop() after MHD_stop_daemon, or right below on failure.
             let tlsStrings = configuration.tls.map { [strdup($0.certificatePEM)!, strdup($0.privateKeyPEM)!] } ?? []
             if !tlsStrings.isEmpty { flags |= MHD_USE_TLS.rawValue }
+            // GnuTLS sets no errno when it refuses a certificate; everything else that fails
+            // here (a socket, an epoll, a thread's channel) sets one. Cleared first, so that an
+            // errno left by something earlier is not read as either.
+            errno = 0
             let daemon = address.withSockaddr { sockaddr in
                 var options = Self.options(for: configuration, address: sockaddr, tls: tlsStrings, context: retained)
                 return options.withUnsafeMutableBufferPointer { items in
@@ -94,8 +98,9 @@ public final class HTTPServer: Sendable {
                 let code = errno
                 retained.release()
                 tlsStrings.forEach { free($0) }
-                // GnuTLS does not set errno when it refuses a certificate; socket errors do.
-                if !tlsStrings.isEmpty, ![EADDRINUSE, EACCES, EADDRNOTAVAIL].contains(code) { throw .tlsRejected }
+                // Only a failure without an errno is GnuTLS's: any other errno was taken for it
+                // too, and a start out of descriptors (EMFILE) was reported as the key refused.
+                if !tlsStrings.isEmpty, code == 0 { throw .tlsRejected }
                 throw .cannotListen(host: configuration.host, port: configuration.port, errno: code)
             }
             let port = CMicroHTTPD_bound_port(daemon)
