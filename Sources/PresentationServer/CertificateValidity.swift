@@ -1,15 +1,24 @@
+#if canImport(FoundationEssentials)
+    import FoundationEssentials
+#else
+    import Foundation
+#endif
+
 /// When the server's certificate stops being usable: the `notAfter` of the first certificate
 /// in a PEM file (a chain lists the server's own first), read from its DER.
 ///
 /// libmicrohttpd and GnuTLS take a certificate past its `notAfter` without a word: the server
 /// logged `listening` with `"scheme": "https"`, and every client that checks certificates then
-/// failed its handshake, with nothing in the server's log to say why. Read here, such a
-/// certificate is refused at start as a value the server cannot use, naming the date. Only
-/// what is needed is read; a file this cannot read is left to GnuTLS to judge, as before.
+/// failed its handshake, with nothing in the server's log to say why. Read here, the date goes
+/// into the `listening` line, and an expired certificate gets a warning at start. Not a
+/// refusal: the server would serve the same certificate once it expired while running (it
+/// reads its files once), clients that do not check keep working, and a server that will not
+/// start is a harder outage than one whose handshakes some clients refuse. Only what is needed
+/// is read; a file this cannot read is left to GnuTLS to judge, as before.
 struct CertificateValidity {
     /// Seconds since the Unix epoch.
     let notAfter: Int
-    /// In ISO 8601 (`2026-11-26T21:33:06Z`), for a refusal.
+    /// In ISO 8601 (`2026-11-26T21:33:06Z`), for the log.
     let notAfterText: String
 
     /// Nil when the file holds no certificate this can read.
@@ -18,13 +27,9 @@ struct CertificateValidity {
         (notAfter, notAfterText) = until
     }
 
-    /// What is wrong at `now` (seconds since the epoch), for an option's refusal; nil when usable.
-    /// Only an expired certificate is refused: one not valid yet (issued on a machine whose clock
-    /// runs ahead) becomes valid by itself, and refusing it would keep down a server that could
-    /// serve a moment later.
-    func problem(at now: Int) -> String? {
-        now > notAfter ? "a certificate that has not expired (this one expired at \(notAfterText))" : nil
-    }
+    /// Whether the certificate has expired at `now` (seconds since the epoch). One not valid yet
+    /// (issued on a machine whose clock runs ahead) becomes valid by itself: not told apart.
+    func hasExpired(at now: Int) -> Bool { now > notAfter }
 
     // MARK: PEM and DER
 
@@ -36,7 +41,7 @@ struct CertificateValidity {
         guard let start = offset(of: begin, in: text, from: 0).map({ $0 + begin.count }),
             let stop = offset(of: end, in: text, from: start)
         else { return nil }
-        return Base64.decode(text[start..<stop].filter { $0 > 0x20 })
+        return Data(base64Encoded: Data(text[start..<stop].filter { $0 > 0x20 })).map { [UInt8]($0) }
     }
 
     private static func offset(of marker: [UInt8], in text: [UInt8], from start: Int) -> Int? {
@@ -136,34 +141,5 @@ private struct DERReader {
     mutating func next(tag: UInt8) -> Range<Int>? {
         guard let element = next(), element.tag == tag else { return nil }
         return element.contents
-    }
-}
-
-/// Standard Base64 (RFC 4648 section 4), padding optional; nil for any other byte.
-private enum Base64 {
-    static func decode(_ text: [UInt8]) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count * 3 / 4)
-        var buffer = 0
-        var bits = 0
-        for character in text where character != UInt8(ascii: "=") {
-            let value: Int
-            switch character {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): value = Int(character) - 65
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): value = Int(character) - 71
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): value = Int(character) + 4
-            case UInt8(ascii: "+"): value = 62
-            case UInt8(ascii: "/"): value = 63
-            default: return nil
-            }
-            buffer = buffer << 6 | value
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                bytes.append(UInt8(truncatingIfNeeded: buffer >> bits))
-                buffer &= (1 << bits) - 1
-            }
-        }
-        return bytes
     }
 }

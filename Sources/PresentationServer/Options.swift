@@ -305,11 +305,6 @@ struct Options {
         case (nil, nil): return nil
         case (let certificate?, let key?):
             let certificatePEM = try pem(certificate, "--tls-cert")
-            // GnuTLS serves an expired certificate without a word, to clients that all refuse it.
-            let now = Int(Date().timeIntervalSince1970)
-            if let problem = CertificateValidity(pem: certificatePEM)?.problem(at: now) {
-                throw refusal("--tls-cert", certificate, problem)
-            }
             let keyPEM = try pem(key, "--tls-key")
             // There is no passphrase to give: GnuTLS's "Decryption has failed" came out as a key
             // not matching its certificate, a start failure (exit 1) rather than a value refused.

@@ -99,13 +99,20 @@ do {
     Log.standardError("presentation-server: \(error.description)")
     exit(1)
 }
+let certificate = options.server.tls.flatMap { CertificateValidity(pem: $0.certificatePEM) }
 Log.info(
     "listening",
     [
         ("host", .string(options.server.host)), ("port", .int(Int(port))),
         ("scheme", .string(options.server.tls == nil ? "http" : "https")), ("threads", .int(options.server.threads)),
         ("storage", .string(options.storage.rawValue)), ("max_memory", .int(options.maxMemoryBytes ?? 0)),
-    ])
+    ] + (certificate.map { [("tls_not_after", .string($0.notAfterText))] } ?? []))
+// GnuTLS serves an expired certificate without a word, and clients that check refuse every
+// handshake with nothing in this log to say why: say it here (CertificateValidity says why
+// this is not a refusal).
+if let certificate, certificate.hasExpired(at: Int(Date().timeIntervalSince1970)) {
+    Log.warning("tls_certificate_expired", [("tls_not_after", .string(certificate.notAfterText))])
+}
 
 // A server that starts at its memory bound refuses every new session: say so where the
 // operator looks, rather than leave them to find it in the 503s (a container's limit too small

@@ -6,8 +6,8 @@ import Testing
 /// failed its handshake, with nothing in the server's log to say why.
 @Suite("An expired TLS certificate")
 struct ExpiredCertificateTests {
-    @Test("A certificate that expired stops the server at start, naming the flag and when it expired")
-    func expiredCertificateIsRefused() throws {
+    @Test("A certificate that expired is served, with a warning naming when it expired")
+    func expiredCertificateIsWarnedAbout() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tls-expired-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -20,22 +20,55 @@ struct ExpiredCertificateTests {
             "-keyout", key, "-out", request, "-subj", "/CN=localhost",
         ])
         try Self.openssl(["x509", "-req", "-in", request, "-signkey", key, "-out", certificate, "-days", "-1"])
+        let expected = try Self.notAfter(of: certificate)
 
-        guard let server = try ServerProcess.refusal(of: ["--port", "0", "--tls-cert", certificate, "--tls-key", key])
-        else { return }
-        #expect(server.process.terminationStatus == 2, "\(server.output)")
-        let errors = server.errorOutput
-        #expect(errors.contains("--tls-cert") && errors.contains("expired"), "\(errors)")
+        let server = try ServerProcess.start(arguments: ["--port", "0", "--tls-cert", certificate, "--tls-key", key])
+        defer { _ = try? server.terminate() }
+        let port = try server.port()
+        // Served as GnuTLS serves it: a client that does not check certificates gets its answer.
+        let health = try Curl.run(["-s", "-k", "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(port)/healthz"])
+        #expect(health == "200")
+        let lines = server.logLines()
+        let listening = try #require(lines.first { $0["event"] as? String == "listening" })
+        #expect(listening["tls_not_after"] as? String == expected)
+        let warning = lines.first { $0["event"] as? String == "tls_certificate_expired" }
+        #expect(warning?["level"] as? String == "warning", "\(lines)")
+        #expect(warning?["tls_not_after"] as? String == expected)
     }
 
-    private static func openssl(_ arguments: [String]) throws {
+    @Test("A certificate still valid is named in the listening line and gets no warning")
+    func validCertificateIsNotWarnedAbout() throws {
+        let pair = try TLSTests.Certificate()
+        defer { pair.remove() }
+        let server = try ServerProcess.start(arguments: ["--port", "0", "--tls-cert", pair.certificate, "--tls-key", pair.key])
+        defer { _ = try? server.terminate() }
+        _ = try server.port()
+        let lines = server.logLines()
+        let listening = try #require(lines.first { $0["event"] as? String == "listening" })
+        #expect(listening["tls_not_after"] as? String == (try Self.notAfter(of: pair.certificate)))
+        #expect(!lines.contains { $0["event"] as? String == "tls_certificate_expired" })
+    }
+
+    /// The certificate's notAfter as openssl reads it, in the log's ISO 8601 form.
+    private static func notAfter(of certificate: String) throws -> String {
+        let text = try openssl(["x509", "-in", certificate, "-noout", "-enddate", "-dateopt", "iso_8601"])
+        // "notAfter=2026-11-26 21:33:06Z"
+        let date = try #require(text.split(separator: "=").last).trimmingCharacters(in: .whitespacesAndNewlines)
+        return date.replacingOccurrences(of: " ", with: "T")
+    }
+
+    @discardableResult
+    private static func openssl(_ arguments: [String]) throws -> String {
         let openssl = Process()
+        let output = Pipe()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         openssl.arguments = ["openssl"] + arguments
-        openssl.standardOutput = FileHandle.nullDevice
+        openssl.standardOutput = output
         openssl.standardError = FileHandle.nullDevice
         try openssl.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
         openssl.waitUntilExit()
         try #require(openssl.terminationStatus == 0, "openssl \(arguments.first ?? "") failed")
+        return String(decoding: data, as: UTF8.self)
     }
 }
