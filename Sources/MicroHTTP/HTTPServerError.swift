@@ -19,7 +19,7 @@ public enum HTTPServerError: Error, Hashable, Sendable, CustomStringConvertible 
             "cannot listen on \(host):\(port): \(String(cString: strerror(code)))"
         case .tlsUnsupported: "this libmicrohttpd was built without TLS support"
         case .tlsRejected:
-            "the TLS certificate or private key was refused: both PEM, the key matching the certificate (libmicrohttpd's reason is logged above)"
+            "the TLS certificate or private key was refused: both PEM, the key matching the certificate (libmicrohttpd's reason is in the log, as a libmicrohttpd warning)"
         }
     }
 }
