@@ -654,15 +654,20 @@ def cmd_report(args):
         elif measure == "fanout":
             out.write(f"  {server:<5} fan-out to {item['subscribers']}: p50 {item['p50_ms']} ms, "
                       f"p99 {item['p99_ms']} ms ({item['events']} events)\n")
+    # The smoke's figures are not the targets' measures: one-second runs without warm-up,
+    # 2,000 sessions, 200 subscribers, fan-out to 50. Judged, they read "met" and "MISSED"
+    # (fan-out "to 1,000 subscribers" met with 50) in a mode that must never judge a speed.
+    smoke = args.mode == "smoke"
     targets = []
     for label, measure, target, kind in TARGETS:
         value = measures.get(measure)
-        met = None if value is None else (value >= target if kind == "min" else value <= target)
+        met = None if value is None or smoke else (value >= target if kind == "min" else value <= target)
         targets.append({"target": label, "measure": measure, "value": value,
                         "limit": target, "kind": kind, "met": met})
-    out.write("\ntargets (reported, never enforced)\n")
+    out.write("\ntargets (reported, never enforced)\n" if not smoke else
+              "\ntargets (not judged: the smoke's figures are not the targets' measures)\n")
     for t in targets:
-        verdict = "n/a" if t["met"] is None else ("met" if t["met"] else "MISSED")
+        verdict = ("n/a" if not smoke else "-") if t["met"] is None else ("met" if t["met"] else "MISSED")
         sign = ">=" if t["kind"] == "min" else "<="
         out.write(f"  {t['target']:<40} {str(t['value']):>10}  {sign} {t['limit']:<6} {verdict}\n")
     result = {
