@@ -1,10 +1,11 @@
-/// SHA-256 (FIPS 180-4), for storing session tokens as digests.
+/// SHA-256 (FIPS 180-4), for storing session tokens as digests, and for the API's
+/// idempotency fingerprints, which no client must be able to make two requests share.
 ///
 /// Written here rather than pulled from a crypto package because it is the only primitive
 /// the server needs, its inputs are short tokens, and the standard's test vectors pin it
 /// down exactly (see TokenDigestTests). Not constant-time with respect to input length, which
 /// is no secret.
-enum SHA256 {
+package enum SHA256 {
     private static let initialState: [UInt32] = [
         0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
@@ -14,7 +15,7 @@ enum SHA256 {
     /// Every request's token is hashed, so nothing here allocates: the state, the message
     /// schedule and the padded last block live on the stack, and whole blocks are read
     /// straight from `message`.
-    static func hash(_ message: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64, UInt64) {
+    package static func hash(_ message: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64, UInt64, UInt64) {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 8 + 64) { words in
             let state = words.baseAddress!
             let schedule = state + 8
