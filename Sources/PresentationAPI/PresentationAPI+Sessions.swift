@@ -124,11 +124,29 @@ extension PresentationAPI {
     func deleteSession(_ id: Substring, _ request: HTTPRequest) throws -> HTTPReply {
         // RFC 9110 13.1.1: a DELETE whose If-Match names none of the session's revisions must
         // not be performed (412), as for a change; `*` asks only that the session exist.
-        let expected = try Self.ifMatch(request)
+        var expected = try Self.ifMatch(request)
+        // RFC 9110 13.1.2: If-None-Match too, and for a method other than GET or HEAD a false
+        // one (`*`, the session existing; or a list naming its revision) is 412, never a
+        // deletion. `*` is what a client sends to act only on what is not there.
+        let unwanted = try request.headers.list("If-None-Match").map { header throws(APIError) in
+            try ETag.revisions(in: header, name: .ifNoneMatch)
+        }
         // Never counted as a use: a deletion made leaves no session to keep alive, and one
         // refused (a stale If-Match, a failed write) must leave its idle deadline as it was,
         // as a refused change does.
-        let id = try authorizedSession(id, digest: try presentedDigest(request)) { _ in false }.id
+        let session = try authorizedSession(id, digest: try presentedDigest(request)) { _ in false }
+        if let unwanted {
+            // If-Match is judged first (RFC 9110 13.2.2); either false is the same 412.
+            let revision = session.revision
+            let matched = expected.map { $0?.contains(revision) ?? true } ?? true
+            if !matched || unwanted?.contains(revision) ?? true {
+                throw PresentationError.revisionMismatch(current: revision)
+            }
+            // The revision judged, as If-Match: a change landing before the deletion is 412
+            // rather than a deletion the condition was never judged on.
+            expected = .some([revision])
+        }
+        let id = session.id
         return answerOnceWritten { answer in
             store.delete(id, ifAt: expected ?? nil) { [self] deleted in
                 let response = deleted.mapError { $0 as any Error }.flatMap { deleted -> Result<HTTPResponse, any Error> in
