@@ -52,10 +52,17 @@ public final class StaticFiles: Sendable {
     }
 
     /// The file's response, or nil when no file of that path is here (the caller answers 404).
-    /// `/` and any path ending in `/` mean that directory's `index.html`.
+    /// `/` and any path ending in `/` mean that directory's `index.html`. A 412 (a false
+    /// `If-Match`) comes with the file's `ETag` and no body.
     public func response(for request: HTTPRequest) -> HTTPResponse? {
         guard let file = file(at: request.path) else { return nil }
         var headers: HTTPHeaders = ["ETag": file.entityTag, "Cache-Control": "no-cache"]
+        // RFC 9110 13.1.1 and 13.2.2: If-Match is judged first, GET or HEAD as any method, and
+        // one naming none of the file's tags is 412, not the file. Without a body: the caller,
+        // which knows how its errors are written, gives it one.
+        if let condition = request.headers.list("If-Match"), !EntityTags.any(in: condition, matches: file.entityTag, strongly: true) {
+            return HTTPResponse(status: .preconditionFailed, headers: ["ETag": file.entityTag])
+        }
         if let condition = request.headers.list("If-None-Match"), EntityTags.any(in: condition, matches: file.entityTag) {
             return HTTPResponse(status: .notModified, headers: headers, body: .shared(file.bytes))
         }

@@ -19,6 +19,8 @@ enum APIError: Error, Hashable, Sendable {
     /// An admin route without the administrator's token.
     case adminUnauthorized
     case idempotencyKeyReused
+    /// A file's `If-Match` names none of its tags: it changed since the client's copy.
+    case fileChanged
     case bodyTooLarge(limit: Int)
     /// The request's head would leave its connection no room to answer (`HeaderRoom`).
     case headersTooLarge(limit: Int)

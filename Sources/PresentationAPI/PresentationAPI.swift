@@ -129,7 +129,10 @@ public final class PresentationAPI: HTTPHandler {
         switch Route.table.match(request.method, request.path) {
         case .notFound:
             if request.method == .get || request.method == .head, let file = staticFiles?.response(for: request) {
-                return (.now(file), nil)
+                guard file.status == .preconditionFailed else { return (.now(file), nil) }
+                var problem = ProblemDetails(for: APIError.fileChanged).response
+                for field in file.headers { problem.headers.set(field.name, field.value) }
+                return (.now(problem), nil)
             }
             // A file is a resource that takes GET and HEAD: another method is 405, as on API routes.
             if staticFiles?.serves(request.path) == true { return (methodNotAllowed([.get, .head], request), nil) }

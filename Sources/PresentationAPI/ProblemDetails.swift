@@ -78,6 +78,10 @@ struct ProblemDetails: Sendable {
             self.init(
                 status: .unprocessableContent, code: "idempotency_key_reused",
                 detail: "this Idempotency-Key was used for a different request")
+        case .fileChanged:
+            self.init(
+                status: .preconditionFailed, code: "precondition_failed",
+                detail: "If-Match names none of this file's tags; its ETag is the current one")
         case .bodyTooLarge(let limit):
             self.init(
                 status: .contentTooLarge, code: "body_too_large", detail: "request bodies are limited to \(limit) bytes",
