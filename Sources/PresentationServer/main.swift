@@ -21,8 +21,7 @@ import Synchronization
 // inherits the block and the only taker of a stop signal is the dispatch sources' signalfd
 // (below). Unblocked, a signal went to whichever thread did not block it, and libdispatch's
 // handler there had to raise it again at its manager thread: a detour a reviewer's SIGTERM
-// may have been lost on (once in 64 runs, the server serving on). One that comes before the
-// sources exist, during start-up's restore, waits for them; the server then stops as ever.
+// may have been lost on (once in 64 runs, the server serving on).
 // Ignored here too, not when the sources are made: setting SIG_IGN discards a signal already
 // pending (POSIX), and `docker stop` during a long restore was lost, the server serving on
 // until the runtime's SIGKILL. Blocked, a signal is kept pending, ignored or not.
@@ -34,6 +33,33 @@ sigemptyset(&blockedSignals)
 for number in stopSignals { sigaddset(&blockedSignals, number) }
 pthread_sigmask(SIG_BLOCK, &blockedSignals, nil)
 for number in stopSignals { signal(number, SIG_IGN) }
+
+// Signals arrive on a dispatch source, not in a handler, so stopping may take locks. The
+// sources run on a queue of their own while the main thread only waits: under
+// `dispatchMain()`, valgrind (3.19) died in libdispatch's `sigsuspend`, and callgrind over
+// the real server is how its instructions per request are counted (docs/performance.md).
+// They are made here, before anything else opens a descriptor: each takes a signalfd when it
+// is resumed, and libdispatch says nothing when it cannot have one. Made after the server
+// listened, they came after the database, the listening socket and every worker's epoll, and
+// short of descriptors (`ulimit -n`, clients taking them all as the server began to accept)
+// SIGTERM's source got none: blocked for a source nobody made, SIGTERM stayed pending, and the
+// server ignored every one until SIGKILL. A signal that comes while start-up runs is kept
+// (`StopTarget`) and stops the server once it is wired, as a blocked one did.
+// The stop runs on a queue of its own, so that the signal queue stays free for a second stop
+// signal: an operator who will not wait out the grace period (Ctrl-C twice, a second `docker
+// stop`) ends it at once. It was taken by nobody while the first stop held the signal queue.
+let signalQueue = DispatchQueue(label: "signals")
+let stopTarget = StopTarget()
+// SIGHUP too: a terminal closed under `make run` sends it, and its default action lost the
+// access log's waiting batch and the journal's clean close. There is nothing to reload.
+let signalSources = stopSignals.map { number in
+    let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
+    source.setEventHandler { @Sendable [stopTarget] in
+        stopTarget.signalled(number)
+    }
+    source.resume()
+    return source
+}
 
 let options: Options
 do {
@@ -122,38 +148,8 @@ if let limit = options.maxMemoryBytes, let resident = ProcessMemory.residentByte
         "memory_limit_reached", [("resident_bytes", .int(resident)), ("max_memory", .int(limit)), ("sessions", .int(store.count))])
 }
 
-// Signals arrive on a dispatch source, not in a handler, so stopping may take locks. The
-// sources run on a queue of their own while the main thread only waits: under
-// `dispatchMain()`, valgrind (3.19) died in libdispatch's `sigsuspend`, and callgrind over
-// the real server is how its instructions per request are counted (docs/performance.md).
-// The handler is @Sendable, so not bound to the main actor as top-level code is, and works
-// on what its capture list took, not on the main actor's globals.
-let signalQueue = DispatchQueue(label: "signals")
-// The stop runs on a queue of its own, so that the signal queue stays free for a second stop
-// signal: an operator who will not wait out the grace period (Ctrl-C twice, a second `docker
-// stop`) ends it at once. It was taken by nobody while the first stop held the signal queue.
-let stopQueue = DispatchQueue(label: "stop")
-let stopBegun = StopLatch()
-// SIGHUP too: a terminal closed under `make run` sends it, and its default action lost the
-// access log's waiting batch and the journal's clean close. There is nothing to reload.
-let signalSources = stopSignals.map { number in
-    let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
-    source.setEventHandler { @Sendable [api, server, sweep, store, journal, stopBegun] in
-        guard stopBegun.begin() else {
-            // Requests in flight are closed unanswered; the journal still finishes every write
-            // it was handed, so nothing answered 2xx is lost.
-            Log.warning("stopping_now", [("signal", .int(Int(number)))])
-            server.endGracePeriod()
-            return
-        }
-        Log.info("stopping", [("signal", .int(Int(number)))])
-        stopQueue.async { @Sendable [api, server, sweep, store, journal] in
-            stopAndExit(api, server, sweep, store, journal)
-        }
-    }
-    source.resume()
-    return source
-}
+// Wired: from here a stop signal stops the server (one that came during start-up, now).
+stopTarget.arm(StopTarget.Parts(api: api, server: server, sweep: sweep, store: store, journal: journal))
 
 // Nothing signals this: the handler ends the process.
 let forever = DispatchSemaphore(value: 0)
@@ -189,14 +185,4 @@ func stopAndExit(
     }
     Log.info("stopped")
     exit(0)
-}
-
-/// True for the first caller of `begin` only: the first stop signal starts the stop, the next
-/// ones hurry it.
-final class StopLatch: Sendable {
-    private let begun = Atomic<Bool>(false)
-
-    func begin() -> Bool {
-        !begun.exchange(true, ordering: .acquiringAndReleasing)
-    }
 }
