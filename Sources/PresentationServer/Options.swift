@@ -79,7 +79,7 @@ struct Options {
         Setting(flag: "--connection-timeout", environment: "CONNECTION_TIMEOUT", help: "seconds an idle connection stays open (default 30)") {
             $0.server.connectionTimeoutSeconds = try integer($1, "--connection-timeout", 1...3600)
         },
-        Setting(flag: "--max-connections", environment: "MAX_CONNECTIONS", help: "connections open at once (default 4096)") {
+        Setting(flag: "--max-connections", environment: "MAX_CONNECTIONS", help: "connections open at once (default 4096, or what the descriptor limit leaves room for if less)") {
             $0.server.connectionLimit = try integer($1, "--max-connections", 1...1_000_000)
         },
         Setting(flag: "--max-connections-per-ip", environment: "MAX_CONNECTIONS_PER_IP", help: "connections one client holds open, an IPv6 client by its /64; 0 for no limit (default 0)") {
@@ -258,6 +258,11 @@ struct Options {
         }
         options.givenByFlag = flagged
         options.server.tls = try options.tlsCredentials()
+        // The default stays under the descriptor limit (DescriptorRoom says why); a value given
+        // is the operator's, taken as it is.
+        if !options.given("--max-connections"), let room = DescriptorRoom.connections(threads: options.server.threads) {
+            options.server.connectionLimit = min(options.server.connectionLimit, room)
+        }
         try options.settle()
         return options
     }
