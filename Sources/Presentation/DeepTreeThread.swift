@@ -17,9 +17,13 @@ public enum DeepTreeThread {
     /// 8 MiB.
     public static let stackBytes = 8 << 20
 
-    /// Runs `body` on a new thread of its own, detached: it ends when `body` returns.
-    public static func detach(_ body: @escaping @Sendable () -> Void) {
-        pthread_detach(start(body))
+    /// Runs `body` on a new thread of its own, detached: it ends when `body` returns. `name`
+    /// is the thread's for the kernel, the one `top -H`, `ps -L` and `perf` show.
+    public static func detach(named name: String? = nil, _ body: @escaping @Sendable () -> Void) {
+        pthread_detach(start {
+            if let name { nameKernelThread(name) }
+            body()
+        })
     }
 
     /// Runs `body(0)` to `body(count - 1)`, each on a thread of its own, and returns once every
@@ -54,4 +58,15 @@ public enum DeepTreeThread {
         precondition(started == 0, "cannot start a thread: \(String(cString: strerror(started)))")
         return thread
     }
+}
+
+/// Names the calling thread for the kernel. `pthread_setname_np` is not in Swift's Glibc
+/// module, so the name (15 bytes at most) is written where it lives. Best effort: a thread
+/// without its name works the same.
+private func nameKernelThread(_ name: String) {
+    let file = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
+    guard file >= 0 else { return }
+    defer { close(file) }
+    let bytes = Array(name.utf8.prefix(15))
+    _ = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
 }

@@ -5,8 +5,8 @@ import MicroHTTP
 import SessionStorage
 import Synchronization
 
-/// What a stop signal stops, and whether one came: the signal sources are made before the
-/// server they stop (main.swift says why), so a signal that comes first waits here for `arm`.
+/// What a stop signal stops, and whether one came: signals are taken (`StopSignals`) before the
+/// server they stop exists, so a signal that comes first waits here for `arm`.
 /// The first stop signal starts the stop, the next ones hurry it.
 final class StopTarget: Sendable {
     struct Parts: Sendable {
@@ -25,6 +25,9 @@ final class StopTarget: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The stop runs here, not on the thread that takes signals, which stays free for a second
+    /// stop signal: an operator who will not wait out the grace period (Ctrl-C twice, a second
+    /// `docker stop`) ends it at once. Nobody took it while the first stop held that thread.
     private let stopQueue = DispatchQueue(label: "stop")
 
     /// Start-up is done: a signal kept meanwhile starts the stop now.

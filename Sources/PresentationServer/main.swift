@@ -18,15 +18,16 @@ import Synchronization
 // The executable: read options, wire store, API and HTTP server, stop cleanly on signals.
 
 // The stop signals are blocked here, before any other thread exists, so that every thread
-// inherits the block and the only taker of a stop signal is the dispatch sources' signalfd
-// (below). Unblocked, a signal went to whichever thread did not block it, and libdispatch's
-// handler there had to raise it again at its manager thread: a detour a reviewer's SIGTERM
-// may have been lost on (once in 64 runs, the server serving on).
-// Ignored here too, not when the sources are made: setting SIG_IGN discards a signal already
-// pending (POSIX), and `docker stop` during a long restore was lost, the server serving on
-// until the runtime's SIGKILL. Blocked, a signal is kept pending, ignored or not.
+// inherits the block and the only taker of a stop signal is `StopSignals`' thread, in
+// `sigwait` (it says why that, and not libdispatch's signal sources). Unblocked, a signal
+// went to whichever thread did not block it.
+// Ignored here too: setting SIG_IGN discards a signal already pending (POSIX), and `docker
+// stop` during a long restore was lost when something set it later. Blocked, a signal is kept
+// pending, ignored or not, and `sigwait` takes it.
 // SIGQUIT (Ctrl-\ at a terminal) too: its default action dumped core and lost the access
 // log's waiting batch and the idle deadlines the stop writes; whoever sends it wants an end.
+// SIGHUP too: a terminal closed under `make run` sends it, and its default action lost the
+// access log's waiting batch and the journal's clean close. There is nothing to reload.
 let stopSignals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 var blockedSignals = sigset_t()
 sigemptyset(&blockedSignals)
@@ -34,32 +35,10 @@ for number in stopSignals { sigaddset(&blockedSignals, number) }
 pthread_sigmask(SIG_BLOCK, &blockedSignals, nil)
 for number in stopSignals { signal(number, SIG_IGN) }
 
-// Signals arrive on a dispatch source, not in a handler, so stopping may take locks. The
-// sources run on a queue of their own while the main thread only waits: under
-// `dispatchMain()`, valgrind (3.19) died in libdispatch's `sigsuspend`, and callgrind over
-// the real server is how its instructions per request are counted (docs/performance.md).
-// They are made here, before anything else opens a descriptor: each takes a signalfd when it
-// is resumed, and libdispatch says nothing when it cannot have one. Made after the server
-// listened, they came after the database, the listening socket and every worker's epoll, and
-// short of descriptors (`ulimit -n`, clients taking them all as the server began to accept)
-// SIGTERM's source got none: blocked for a source nobody made, SIGTERM stayed pending, and the
-// server ignored every one until SIGKILL. A signal that comes while start-up runs is kept
-// (`StopTarget`) and stops the server once it is wired, as a blocked one did.
-// The stop runs on a queue of its own, so that the signal queue stays free for a second stop
-// signal: an operator who will not wait out the grace period (Ctrl-C twice, a second `docker
-// stop`) ends it at once. It was taken by nobody while the first stop held the signal queue.
-let signalQueue = DispatchQueue(label: "signals")
+// Taken from here on: a signal that comes while start-up runs is kept (`StopTarget`) and
+// stops the server once it is wired. Stopping may take locks, which a handler could not.
 let stopTarget = StopTarget()
-// SIGHUP too: a terminal closed under `make run` sends it, and its default action lost the
-// access log's waiting batch and the journal's clean close. There is nothing to reload.
-let signalSources = stopSignals.map { number in
-    let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
-    source.setEventHandler { @Sendable [stopTarget] in
-        stopTarget.signalled(number)
-    }
-    source.resume()
-    return source
-}
+StopSignals.take(stopSignals) { [stopTarget] number in stopTarget.signalled(number) }
 
 let options: Options
 do {
@@ -151,9 +130,11 @@ if let limit = options.maxMemoryBytes, let resident = ProcessMemory.residentByte
 // Wired: from here a stop signal stops the server (one that came during start-up, now).
 stopTarget.arm(StopTarget.Parts(api: api, server: server, sweep: sweep, store: store, journal: journal))
 
-// Nothing signals this: the handler ends the process.
+// Nothing signals this: the stop ends the process. The main thread only waits: under
+// `dispatchMain()`, valgrind (3.19) died in libdispatch's `sigsuspend`, and callgrind over the
+// real server is how its instructions per request are counted (docs/performance.md).
 let forever = DispatchSemaphore(value: 0)
-withExtendedLifetime(signalSources) { forever.wait() }
+forever.wait()
 
 /// A clean stop, then the process's end: 0, or 1 when what it held could not be written.
 func stopAndExit(

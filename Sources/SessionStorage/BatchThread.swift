@@ -37,8 +37,7 @@ final class BatchThread<Item: Sendable>: Sendable {
     /// thread's alone and released when it ends, so it may hold the batches' owner.
     func start(name: String, _ process: @escaping @Sendable ([Item]) -> Void) {
         guard !started.exchange(true, ordering: .relaxed) else { return }
-        DeepTreeThread.detach { [self] in
-            nameKernelThread(name)
+        DeepTreeThread.detach(named: name) { [self] in
             run(process)
         }
     }
@@ -123,16 +122,4 @@ final class BatchThread<Item: Sendable>: Sendable {
         }
         done.unlock()
     }
-}
-
-/// Names the calling thread for the kernel, which is the name `top -H`, `ps -L` and `perf`
-/// show. `pthread_setname_np` is not in
-/// Swift's Glibc module, so the name (15 bytes at most) is written where it lives. Best effort:
-/// a thread without its name works the same.
-private func nameKernelThread(_ name: String) {
-    let file = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-    guard file >= 0 else { return }
-    defer { close(file) }
-    let bytes = Array(name.utf8.prefix(15))
-    _ = bytes.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
 }
