@@ -1,13 +1,12 @@
 import Foundation
 import Testing
 
-/// The stop signals reach the server through signalfds, one a signal, that libdispatch opens
-/// when each signal source is resumed, and says nothing when it cannot. Made after the server
-/// listened, they came after the database, the listening socket and each worker's epoll: with
-/// descriptors short (`ulimit -n 12`, or clients taking them all as a restarted server
+/// The stop signals reached the server through signalfds, one a signal, that libdispatch
+/// opened some time after each signal source was resumed, saying nothing when it could not.
+/// With descriptors short (`ulimit -n 12`, or clients taking them all as a restarted server
 /// begins to accept) SIGTERM's source got none, and SIGTERM, blocked for that source to take,
 /// stayed pending for ever: the server logged `listening` and ignored every SIGTERM until
-/// SIGKILL. Made first, they hold their descriptors before anything else can take them.
+/// SIGKILL. They are now taken in `sigwait` (StopSignals), which needs no descriptor.
 @Suite("Stop signals with few descriptors")
 struct StopSignalDescriptorTests {
     @Test("At every descriptor limit the server either refuses to start or stops on SIGTERM")
