@@ -13,13 +13,9 @@ struct JournalThreadStackTests {
     @Test("Durable, a session 1,000 presentations deep is imported and changed under a 256 KiB ulimit -s")
     func deepSessionDurableUnderSmallStackLimit() throws {
         let data = DataDirectory()
-        let server = try ServerProcess.start(
-            arguments: ["--port", "0", "--storage", "sqlite", "--data-dir", data.path, "--max-presentation-depth", "1000"],
-            through: ["prlimit", "--stack=262144"])
+        let deep = try DeepSessionServer(["--storage", "sqlite", "--data-dir", data.path])
+        let (server, client, session) = (deep.server, deep.client, deep.session)
         defer { _ = try? server.terminate() }
-        let client = try HTTPConnection(port: UInt16(try server.port()))
-        let session = try client.createSession()
-        try client.presentSheets(1000, on: session)
         let export = try client.get(session.route("export"), token: session.token)
         #expect(export.status == 200)
         let imported = try? client.post("/v1/sessions/import", bytes: export.body)

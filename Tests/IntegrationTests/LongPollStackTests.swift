@@ -10,12 +10,9 @@ import Testing
 struct LongPollStackTests {
     @Test("A wait for events with include=session runs out on a session 1,000 deep under a 256 KiB ulimit -s")
     func timedOutWaitOnDeepSessionUnderSmallStackLimit() throws {
-        let server = try ServerProcess.start(
-            arguments: ["--port", "0", "--max-presentation-depth", "1000"], through: ["prlimit", "--stack=262144"])
+        let deep = try DeepSessionServer()
+        let (server, client, session) = (deep.server, deep.client, deep.session)
         defer { _ = try? server.terminate() }
-        let client = try HTTPConnection(port: UInt16(try server.port()))
-        let session = try client.createSession()
-        try client.presentSheets(1000, on: session)
         // Revision 1 and ten batches of 100: nothing after revision 11 comes, so the wait runs out.
         let waited = try? client.get(session.route("events?after=11&wait=1&include=session"), token: session.token)
         #expect(waited?.status == 200, "body: \(waited?.text.prefix(200) ?? "none, the connection closed")")

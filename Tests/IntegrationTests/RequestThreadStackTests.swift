@@ -9,12 +9,9 @@ import Testing
 struct RequestThreadStackTests {
     @Test("A session at --max-presentation-depth 1000 exports and imports under a 256 KiB ulimit -s")
     func deepSessionUnderSmallStackLimit() throws {
-        let server = try ServerProcess.start(
-            arguments: ["--port", "0", "--max-presentation-depth", "1000"], through: ["prlimit", "--stack=262144"])
+        let deep = try DeepSessionServer()
+        let (server, client, session) = (deep.server, deep.client, deep.session)
         defer { _ = try? server.terminate() }
-        let client = try HTTPConnection(port: UInt16(try server.port()))
-        let session = try client.createSession()
-        try client.presentSheets(1000, on: session)
         let export = try client.get(session.route("export"), token: session.token)
         #expect(export.status == 200)
         let imported = try client.post("/v1/sessions/import", bytes: export.body)

@@ -12,19 +12,15 @@ struct RestoreThreadStackTests {
     @Test("A session 1,000 presentations deep is written and restored under a 256 KiB ulimit -s")
     func deepSessionRestoredUnderSmallStackLimit() throws {
         let data = DataDirectory()
-        let arguments = [
-            "--port", "0", "--storage", "sqlite", "--data-dir", data.path, "--max-presentation-depth", "1000",
-        ]
-        let limit = ["prlimit", "--stack=262144"]
-        let first = try ServerProcess.start(arguments: arguments, through: limit)
-        let client = try HTTPConnection(port: UInt16(try first.port()))
-        let session = try client.createSession()
-        try client.presentSheets(1000, on: session)
+        let storage = ["--storage", "sqlite", "--data-dir", data.path]
+        let deep = try DeepSessionServer(storage)
+        let (first, client, session) = (deep.server, deep.client, deep.session)
         let revision = try Self.revision(of: session, from: client)
         // Killed, so that start-up reads the session back from the log as well as folds it.
         _ = try first.terminate(with: SIGKILL)
 
-        let second = try ServerProcess.start(arguments: arguments, through: limit)
+        let second = try ServerProcess.start(
+            arguments: DeepSessionServer.arguments + storage, through: DeepSessionServer.smallStack)
         defer { _ = try? second.terminate() }
         let port = try #require(try? second.port(), "the server did not start again: \(second.errorOutput.suffix(300))")
         let restarted = try HTTPConnection(port: UInt16(port))
