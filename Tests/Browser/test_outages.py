@@ -121,50 +121,74 @@ def test_a_stream_that_does_not_open_shows_offline_and_is_retried(browser, serve
         proxy.close()
 
 
+class RestoredBackup:
+    """A durable server whose data directory was copied at revision 2 (the backup), then
+    started again: `restore()` stops it, puts the backup back and starts it once more, as an
+    operator restoring a backup does. Made before the test's `try`, closed in its `finally`."""
+
+    def __init__(self):
+        self.data = tempfile.mkdtemp(prefix='presentation-backup-')
+        self.backup = self.data + '-at-2'
+        self.server = self._start()
+        try:
+            self.session = self.api.create(INBOX)
+            self.api.op(self.session, 'push', {'screen': 'detail', 'title': 'Kept', 'params': {}})
+            self.server.stop()
+            shutil.copytree(self.data, self.backup)
+            self.server = self._start()
+        except BaseException:
+            self.close()
+            raise
+
+    def _start(self):
+        return Server(_binary(), ('--storage', 'sqlite', '--data-dir', self.data))
+
+    @property
+    def api(self):
+        return API(self.server.url)
+
+    def restore(self):
+        self.server.stop()
+        shutil.rmtree(self.data)
+        shutil.copytree(self.backup, self.data)
+        self.server = self._start()
+
+    def close(self):
+        self.server.stop()
+        shutil.rmtree(self.data, ignore_errors=True)
+        shutil.rmtree(self.backup, ignore_errors=True)
+
+
 def test_a_server_restored_from_a_backup_is_followed_back_to_its_older_tree(browser):
     # A durable server, its data directory copied at revision 2 (the backup), then changed to
     # revision 4 while the page follows it; the backup is restored and the server restarted.
     # The page saw revisions the server no longer has: it must draw the tree the server has,
     # not keep the newer one it drew, and follow it from there.
-    data = tempfile.mkdtemp(prefix='presentation-backup-')
-    backup = data + '-at-2'
+    drill = RestoredBackup()
+    session = drill.session
     proxy = None
-    server = Server(_binary(), ('--storage', 'sqlite', '--data-dir', data))
     try:
-        api = API(server.url)
-        session = api.create(INBOX)
-        api.op(session, 'push', {'screen': 'detail', 'title': 'Kept', 'params': {}})
-        server.stop()
-        shutil.copytree(data, backup)
-        server = Server(_binary(), ('--storage', 'sqlite', '--data-dir', data))
-        api = API(server.url)
-        proxy = Proxy(server.port)
+        proxy = Proxy(drill.server.port)
         open_session(browser, proxy.url, session)
         wait_for_live(browser)
-        api.op(session, 'push', {'screen': 'detail', 'title': 'Lost', 'params': {}})
-        api.op(session, 'push', {'screen': 'detail', 'title': 'Lost too', 'params': {}})
-        wait_until_shows(browser, api, session, revision=4)
+        drill.api.op(session, 'push', {'screen': 'detail', 'title': 'Lost', 'params': {}})
+        drill.api.op(session, 'push', {'screen': 'detail', 'title': 'Lost too', 'params': {}})
+        wait_until_shows(browser, drill.api, session, revision=4)
 
-        server.stop()
-        shutil.rmtree(data)
-        shutil.copytree(backup, data)
-        server = Server(_binary(), ('--storage', 'sqlite', '--data-dir', data))
-        api = API(server.url)
-        proxy.target_port = server.port
+        drill.restore()
+        proxy.target_port = drill.server.port
         proxy.cut()
         proxy.resume()
-        tree = wait_until_shows(browser, api, session, revision=2)
+        tree = wait_until_shows(browser, drill.api, session, revision=2)
         assert [screen['title'] for screen in tree['root']['path']] == ['Inbox', 'Kept']
         # And it follows the restored session's changes, though their revisions are ones it drew before.
-        api.op(session, 'push', {'screen': 'detail', 'title': 'After the restore', 'params': {}})
-        wait_until_shows(browser, api, session, revision=3)
+        drill.api.op(session, 'push', {'screen': 'detail', 'title': 'After the restore', 'params': {}})
+        wait_until_shows(browser, drill.api, session, revision=3)
         assert 'After the restore' in css(browser, '.is-top .nav-title').text
     finally:
         if proxy:
             proxy.close()
-        server.stop()
-        shutil.rmtree(data, ignore_errors=True)
-        shutil.rmtree(backup, ignore_errors=True)
+        drill.close()
 
 
 class RefusingProxy(Proxy):
@@ -199,44 +223,30 @@ def test_a_server_restored_from_a_backup_while_the_stream_was_refused_is_followe
     # the page resynchronises by reading: its read of the events after revision 4 is 400
     # `revision_ahead` (the server is at 2). That was taken for a passing failure and retried
     # for ever: the page stayed Offline on the tree the server no longer has.
-    data = tempfile.mkdtemp(prefix='presentation-backup-')
-    backup = data + '-at-2'
+    drill = RestoredBackup()
+    session = drill.session
     proxy = None
-    server = Server(_binary(), ('--storage', 'sqlite', '--data-dir', data))
     try:
-        api = API(server.url)
-        session = api.create(INBOX)
-        api.op(session, 'push', {'screen': 'detail', 'title': 'Kept', 'params': {}})
-        server.stop()
-        shutil.copytree(data, backup)
-        server = Server(_binary(), ('--storage', 'sqlite', '--data-dir', data))
-        api = API(server.url)
-        proxy = RefusingProxy(server.port)
+        proxy = RefusingProxy(drill.server.port)
         open_session(browser, proxy.url, session)
-        api.op(session, 'push', {'screen': 'detail', 'title': 'Lost', 'params': {}})
-        api.op(session, 'push', {'screen': 'detail', 'title': 'Lost too', 'params': {}})
-        wait_until_shows(browser, api, session, revision=4)
+        drill.api.op(session, 'push', {'screen': 'detail', 'title': 'Lost', 'params': {}})
+        drill.api.op(session, 'push', {'screen': 'detail', 'title': 'Lost too', 'params': {}})
+        wait_until_shows(browser, drill.api, session, revision=4)
 
         # Armed first: the stream's reconnections reach no server until the restart.
         proxy.refuse_next_stream()
-        server.stop()
-        shutil.rmtree(data)
-        shutil.copytree(backup, data)
-        server = Server(_binary(), ('--storage', 'sqlite', '--data-dir', data))
-        api = API(server.url)
-        proxy.target_port = server.port
+        drill.restore()
+        proxy.target_port = drill.server.port
         proxy.cut()
         proxy.resume()
         assert proxy.refused.wait(15), 'the page never reopened its stream'
-        tree = wait_until_shows(browser, api, session, revision=2, timeout=15)
+        tree = wait_until_shows(browser, drill.api, session, revision=2, timeout=15)
         assert [screen['title'] for screen in tree['root']['path']] == ['Inbox', 'Kept']
         wait_for_live(browser, timeout=15)
-        api.op(session, 'push', {'screen': 'detail', 'title': 'After the restore', 'params': {}})
-        wait_until_shows(browser, api, session, revision=3)
+        drill.api.op(session, 'push', {'screen': 'detail', 'title': 'After the restore', 'params': {}})
+        wait_until_shows(browser, drill.api, session, revision=3)
         assert 'After the restore' in css(browser, '.is-top .nav-title').text
     finally:
         if proxy:
             proxy.close()
-        server.stop()
-        shutil.rmtree(data, ignore_errors=True)
-        shutil.rmtree(backup, ignore_errors=True)
+        drill.close()
