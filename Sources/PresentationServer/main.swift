@@ -127,6 +127,17 @@ if let limit = options.maxMemoryBytes, let resident = ProcessMemory.residentByte
         "memory_limit_reached", [("resident_bytes", .int(resident)), ("max_memory", .int(limit)), ("sessions", .int(store.count))])
 }
 
+// A connection limit the operator set past what the descriptor limit leaves room for is
+// used as given, but clients can then run the process out of descriptors (DescriptorRoom says
+// what follows): say so at start, where it can still be changed.
+if options.given("--max-connections"), let room = DescriptorRoom.connections(threads: options.server.threads),
+    options.server.connectionLimit > room
+{
+    Log.warning(
+        "connections_past_descriptor_limit",
+        [("max_connections", .int(options.server.connectionLimit)), ("descriptor_room", .int(room))])
+}
+
 // Wired: from here a stop signal stops the server (one that came during start-up, now).
 stopTarget.arm(StopTarget.Parts(api: api, server: server, sweep: sweep, store: store, journal: journal))
 

@@ -37,4 +37,23 @@ struct DescriptorLimitConnectionsTests {
         _ = try later.get(session.route(), token: session.token).expectSession(revision: 2)
         #expect(try server.terminate() == 0)
     }
+
+    @Test("A --max-connections past what the descriptor limit leaves room for is used, with a warning at start")
+    func explicitLimitPastTheDescriptorLimitIsWarnedAbout() throws {
+        let past = try ServerProcess.start(
+            arguments: ["--port", "0", "--threads", "2", "--max-connections", "1000"], through: ["prlimit", "--nofile=64"])
+        defer { _ = try? past.terminate() }
+        _ = try past.port()
+        let warning = past.logLines().first { $0["event"] as? String == "connections_past_descriptor_limit" }
+        #expect(warning?["level"] as? String == "warning")
+        #expect(warning?["max_connections"] as? Int == 1000)
+        // 64 less the 32 kept and two for each of the two threads.
+        #expect(warning?["descriptor_room"] as? Int == 28)
+
+        let within = try ServerProcess.start(
+            arguments: ["--port", "0", "--threads", "2", "--max-connections", "20"], through: ["prlimit", "--nofile=64"])
+        defer { _ = try? within.terminate() }
+        _ = try within.port()
+        #expect(!within.logLines().contains { $0["event"] as? String == "connections_past_descriptor_limit" })
+    }
 }
