@@ -205,29 +205,31 @@ async function resync(state, after) {
  * The session is there, but this page's token is refused (401: replaced by another client),
  * however the page learnt it: the stream's reconnection, or a tap made before the stream
  * heard `event: revoked` (which comes only at the session's next change). Nothing this token
- * sends can work again: the stream stops, and no tree is left to tap.
+ * sends can work again.
  */
 function refused(state, error) {
-  if (current !== state) return;
-  state.gone = true;
-  state.live?.stop();
-  setConnection('offline');
-  showNotice(['This page’s token for the session was refused (replaced, or wrong): open the session with its current token. ', describeError(error)]);
-  device.clear('This page’s token for the session was refused.');
+  stopFollowing(state,
+    ['This page’s token for the session was refused (replaced, or wrong): open the session with its current token. ', describeError(error)],
+    'This page’s token for the session was refused.');
 }
 
 /**
  * The session is not on the server any more (deleted, or expired), however the page learnt
  * it: a read refused 404 while the stream was down, or the stream's reconnection. As after
- * `event: deleted`, the stream stops and no tree is left to tap.
+ * `event: deleted`.
  */
 function gone(state, error) {
+  stopFollowing(state, ['The session is gone: ', describeError(error)], 'This session does not exist (any more).');
+}
+
+/** Nothing more can come of following this session: the stream stops, the page says why, and no tree is left to tap. */
+function stopFollowing(state, notice, cleared) {
   if (current !== state) return;
   state.gone = true;
   state.live?.stop();
   setConnection('offline');
-  showNotice(['The session is gone: ', describeError(error)]);
-  device.clear('This session does not exist (any more).');
+  showNotice(notice);
+  device.clear(cleared);
 }
 
 /** Fetches the tree; calls that arrive while one is in flight are folded into one more. */
