@@ -49,7 +49,25 @@ def stopped(task):
         return True
 
 
-class FreezingProxy(SilencingProxy):
+class NextStreamTrap:
+    """What FreezingProxy and RefusingProxy share: once armed, the page's next event stream
+    (the one that follows the session) is theirs to act on, once."""
+
+    def _arm(self):
+        with self._lock:
+            self.armed = True
+
+    def _takes(self, data, from_client):
+        """Whether this is the page's next session stream and the trap was armed (disarming it)."""
+        line = data.split(b'\r\n', 1)[0]
+        if not (from_client and data.startswith(b'GET ') and b'/events?' in line and b'include=session' in line):
+            return False
+        with self._lock:
+            taken, self.armed = self.armed, False
+        return taken
+
+
+class FreezingProxy(NextStreamTrap, SilencingProxy):
     """A SilencingProxy that, once `freeze_at_next_stream()` is called, stops the server
     (SIGSTOP) as the page next opens an event stream: a server that stops answering as the
     stream is reopened. That stream's request never reaches it (as over a connection gone
@@ -62,24 +80,19 @@ class FreezingProxy(SilencingProxy):
         self.frozen = threading.Event()
 
     def freeze_at_next_stream(self):
-        with self._lock:
-            self.armed = True
+        self._arm()
 
     def _passes(self, source, destination, data, from_client):
-        line = data.split(b'\r\n', 1)[0]
-        if from_client and data.startswith(b'GET ') and b'/events?' in line and b'include=session' in line:
+        if self._takes(data, from_client):
+            os.kill(self.pid, signal.SIGSTOP)
+            # kill() only sends it: wait until every thread has stopped, or one could
+            # still answer the request passed on below.
+            tasks = f'/proc/{self.pid}/task'
+            while not all(stopped(os.path.join(tasks, task)) for task in os.listdir(tasks)):
+                time.sleep(0.001)
+            self.frozen.set()
             with self._lock:
-                freeze, self.armed = self.armed, False
-            if freeze:
-                os.kill(self.pid, signal.SIGSTOP)
-                # kill() only sends it: wait until every thread has stopped, or one could
-                # still answer the request passed on below.
-                tasks = f'/proc/{self.pid}/task'
-                while not all(stopped(os.path.join(tasks, task)) for task in os.listdir(tasks)):
-                    time.sleep(0.001)
-                self.frozen.set()
-                with self._lock:
-                    self.silent.add(source)
+                self.silent.add(source)
         return super()._passes(source, destination, data, from_client)
 
     def thaw(self):
@@ -191,7 +204,7 @@ def test_a_server_restored_from_a_backup_is_followed_back_to_its_older_tree(brow
         drill.close()
 
 
-class RefusingProxy(Proxy):
+class RefusingProxy(NextStreamTrap, Proxy):
     """A Proxy that, once `refuse_next_stream()` is called, answers the page's next event
     stream 502 itself (a proxy in front of a server that is restarting): EventSource takes
     that as final, and the page reopens the stream after its resync."""
@@ -202,19 +215,14 @@ class RefusingProxy(Proxy):
         self.refused = threading.Event()
 
     def refuse_next_stream(self):
-        with self._lock:
-            self.armed = True
+        self._arm()
 
     def _passes(self, source, destination, data, from_client):
-        line = data.split(b'\r\n', 1)[0]
-        if from_client and data.startswith(b'GET ') and b'/events?' in line and b'include=session' in line:
-            with self._lock:
-                refuse, self.armed = self.armed, False
-            if refuse:
-                source.sendall(b'HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
-                source.shutdown(socket.SHUT_RDWR)
-                self.refused.set()
-                return False
+        if self._takes(data, from_client):
+            source.sendall(b'HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n')
+            source.shutdown(socket.SHUT_RDWR)
+            self.refused.set()
+            return False
         return True
 
 
