@@ -75,19 +75,26 @@ def test_a_server_that_stops_answering_is_reported_and_the_page_recovers(browser
 
 
 class ResetWatchingProxy(Proxy):
-    """Passes everything, and notes when the server sent a stream's `event: reset`."""
+    """Passes everything, and notes when the server sent a stream's `event: reset`.
+
+    Only bytes after an event stream's header count: the page's own scripts, served over the
+    same proxy, mention `event: reset` in their comments."""
 
     def __init__(self, target_port):
         super().__init__(target_port)
         self.reset_sent = threading.Event()
-        self._tails = {}
+        self._tails = {}  # socket from the server: its last bytes, and whether a stream began
 
     def _passes(self, source, destination, data, from_client):
         if not from_client:
             with self._lock:
-                seen = self._tails.get(source, b'') + data
-                self._tails[source] = seen[-32:]
-            if b'event: reset' in seen:
+                tail, streaming = self._tails.get(source, (b'', False))
+                seen = tail + data
+                if not streaming and b'text/event-stream' in seen:
+                    streaming = True
+                    seen = seen[seen.index(b'text/event-stream'):]
+                self._tails[source] = (seen[-32:], streaming)
+            if streaming and b'event: reset\n' in seen:
                 self.reset_sent.set()
         return True
 
