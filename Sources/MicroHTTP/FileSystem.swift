@@ -20,12 +20,54 @@ enum FileSystem {
         let changedSeconds: Int
         let changedNanoseconds: Int
         let isRegularFile: Bool
+
+        init(_ information: stat) {
+            #if canImport(Darwin)
+                let modified = information.st_mtimespec
+                let changed = information.st_ctimespec
+            #else
+                let modified = information.st_mtim
+                let changed = information.st_ctim
+            #endif
+            device = UInt64(information.st_dev)
+            inode = UInt64(information.st_ino)
+            size = Int(information.st_size)
+            modifiedSeconds = Int(modified.tv_sec)
+            modifiedNanoseconds = Int(modified.tv_nsec)
+            changedSeconds = Int(changed.tv_sec)
+            changedNanoseconds = Int(changed.tv_nsec)
+            isRegularFile = information.st_mode & S_IFMT == S_IFREG
+        }
     }
 
-    /// `realpath`: the absolute path with every `.`, `..` and symbolic link resolved; nil
-    /// when any part of it does not exist.
-    static func resolve(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
+    /// What `lstat` says of `path` (of a link itself, not what it leads to). It needs no
+    /// descriptor, so a file already read can be known unchanged when none is left.
+    static func identity(of path: String) throws(Failure) -> Identity {
+        var information = stat()
+        guard lstat(path, &information) == 0 else { throw Failure(errno: errno) }
+        return Identity(information)
+    }
+
+    /// Why a path could not be resolved, opened or read.
+    enum Failure: Error, Hashable, Sendable {
+        /// Nothing there to read: no such file, a link where none is followed, no permission.
+        case absent
+        /// Something there that could not be read now: the process is out of descriptors or
+        /// memory, the read failed, or the file changed while it was read. Trying again may work.
+        case unavailable
+
+        /// The failure `errno` names, for a call that just failed.
+        init(errno code: Int32) {
+            switch code {
+            case ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG, EACCES, EPERM, ENXIO, EISDIR: self = .absent
+            default: self = .unavailable
+            }
+        }
+    }
+
+    /// `realpath`: the absolute path with every `.`, `..` and symbolic link resolved.
+    static func resolve(_ path: String) throws(Failure) -> String {
+        guard let resolved = realpath(path, nil) else { throw Failure(errno: errno) }
         // realpath allocated the buffer with malloc; it is ours to free.
         defer { free(resolved) }
         return String(cString: resolved)
@@ -51,46 +93,32 @@ enum FileSystem {
         private let descriptor: Int32
         let identity: Identity
 
-        /// `open` with `O_NOFOLLOW`: nil when the path is missing, unreadable or a link.
+        /// `open` with `O_NOFOLLOW`: `absent` when the path is missing, unreadable or a link;
+        /// `unavailable` when it cannot be opened now (no descriptor left).
         /// `O_NONBLOCK` because what a path names is known only once it is open: a FIFO opened
         /// without it waits for a writer, holding the worker thread that asked (every one, a
         /// request each). Reads of a regular file, the only kind read from here, ignore it.
-        init?(path: String) {
+        init(path: String) throws(Failure) {
             let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-            guard descriptor >= 0 else { return nil }
+            guard descriptor >= 0 else { throw Failure(errno: errno) }
             var information = stat()
             guard fstat(descriptor, &information) == 0 else {
                 close(descriptor)
-                return nil
+                throw .unavailable
             }
             self.descriptor = descriptor
-            #if canImport(Darwin)
-                let modified = information.st_mtimespec
-                let changed = information.st_ctimespec
-            #else
-                let modified = information.st_mtim
-                let changed = information.st_ctim
-            #endif
-            identity = Identity(
-                device: UInt64(information.st_dev),
-                inode: UInt64(information.st_ino),
-                size: Int(information.st_size),
-                modifiedSeconds: Int(modified.tv_sec),
-                modifiedNanoseconds: Int(modified.tv_nsec),
-                changedSeconds: Int(changed.tv_sec),
-                changedNanoseconds: Int(changed.tv_nsec),
-                isRegularFile: information.st_mode & S_IFMT == S_IFREG)
+            identity = Identity(information)
         }
 
         deinit {
             close(descriptor)
         }
 
-        /// The whole content; nil when reading fails or the file no longer has the size
-        /// `fstat` gave (it changed while we read, so the caller's identity would be wrong).
-        func readAll(expected size: Int) -> [UInt8]? {
+        /// The whole content; `unavailable` when reading fails or the file no longer has the
+        /// size `fstat` gave (it changed while we read, so the caller's identity would be wrong).
+        func readAll(expected size: Int) throws(Failure) -> [UInt8] {
             // One byte more than expected, to tell a file that grew.
-            guard let bytes = readUpTo(size + 1, from: descriptor), bytes.count == size else { return nil }
+            guard let bytes = readUpTo(size + 1, from: descriptor), bytes.count == size else { throw .unavailable }
             return bytes
         }
     }

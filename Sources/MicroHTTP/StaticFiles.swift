@@ -42,7 +42,7 @@ public final class StaticFiles: Sendable {
         pageHeaders: HTTPHeaders = StaticFiles.defaultPageHeaders,
         maxFileBytes: Int = 16 << 20
     ) throws(StaticFilesError) {
-        guard let resolved = FileSystem.resolve(root), FileSystem.isDirectory(resolved) else {
+        guard let resolved = try? FileSystem.resolve(root), FileSystem.isDirectory(resolved) else {
             throw .notADirectory(root)
         }
         self.root = root
@@ -53,9 +53,16 @@ public final class StaticFiles: Sendable {
 
     /// The file's response, or nil when no file of that path is here (the caller answers 404).
     /// `/` and any path ending in `/` mean that directory's `index.html`. A 412 (a false
-    /// `If-Match`) comes with the file's `ETag` and no body.
+    /// `If-Match`) comes with the file's `ETag` and no body; so does a 503 (with `Retry-After`)
+    /// for a file that is there but cannot be read now: a process out of descriptors answered
+    /// 404, telling clients and caches the page was gone when it was only busy.
     public func response(for request: HTTPRequest) -> HTTPResponse? {
-        guard let file = file(at: request.path) else { return nil }
+        let file: StaticFile
+        switch Result(catching: { () throws(FileSystem.Failure) in try self.file(at: request.path) }) {
+        case .success(let found): file = found
+        case .failure(.absent): return nil
+        case .failure(.unavailable): return HTTPResponse(status: .serviceUnavailable, headers: ["Retry-After": "1"])
+        }
         var headers: HTTPHeaders = ["ETag": file.entityTag, "Cache-Control": "no-cache"]
         // RFC 9110 13.1.1 and 13.2.2: If-Match is judged first, GET or HEAD as any method, and
         // one naming none of the file's tags is 412, not the file. Without a body: the caller,
@@ -77,29 +84,43 @@ public final class StaticFiles: Sendable {
         return HTTPResponse(status: .ok, headers: headers, body: .shared(file.bytes))
     }
 
-    /// Whether `path` names a file served here, whatever the method asking.
+    /// Whether `path` names a file served here, whatever the method asking (one that cannot be
+    /// read now is still there).
     public func serves(_ path: String) -> Bool {
-        file(at: path) != nil
+        do {
+            _ = try file(at: path)
+            return true
+        } catch {
+            return error == .unavailable
+        }
     }
 
-    /// The file a request path names, read or taken from the cache; nil when it is refused.
-    func file(at requestPath: String) -> StaticFile? {
-        guard let relative = Self.relativePath(requestPath) else { return nil }
-        guard let resolved = FileSystem.resolve(resolvedRoot + "/" + relative),
+    /// The file a request path names, read or taken from the cache; `absent` when it is refused.
+    func file(at requestPath: String) throws(FileSystem.Failure) -> StaticFile {
+        guard let relative = Self.relativePath(requestPath) else { throw .absent }
+        let resolved = try FileSystem.resolve(resolvedRoot + "/" + relative)
+        guard
             // Byte for byte: String's own prefix test takes canonically equal names as one.
             resolved.utf8.starts(with: (resolvedRoot + "/").utf8),
             // A link may lead into a dot directory, where the server lets its data directory and
             // secret files be (Options): what it leads to is judged as a path asking for it is.
             Self.relativePath(String(decoding: resolved.utf8.dropFirst(resolvedRoot.utf8.count), as: UTF8.self)) != nil
-        else { return nil }
-        // Opened without following a link, so a link swapped in after `realpath` is refused.
-        guard let opened = FileSystem.OpenFile(path: resolved) else { return nil }
-        let identity = opened.identity
-        guard identity.isRegularFile, identity.size <= maxFileBytes else { return nil }
-        if let cached = cache.withLock({ $0[resolved] }), cached.identity == identity {
+        else { throw .absent }
+        // A file read before is served from memory while `lstat` finds it unchanged (the same
+        // inode and times, so not a link swapped in): no descriptor needed, so the page still
+        // loads when clients hold every one.
+        let cached = cache.withLock { $0[resolved] }
+        if let cached, try FileSystem.identity(of: resolved) == cached.identity {
             return cached
         }
-        guard let bytes = opened.readAll(expected: identity.size) else { return nil }
+        // Opened without following a link, so a link swapped in after `realpath` is refused.
+        let opened = try FileSystem.OpenFile(path: resolved)
+        let identity = opened.identity
+        guard identity.isRegularFile, identity.size <= maxFileBytes else { throw .absent }
+        if let cached, cached.identity == identity {
+            return cached
+        }
+        let bytes = try opened.readAll(expected: identity.size)
         let file = StaticFile(bytes: bytes, identity: identity, mediaType: MediaType(path: resolved))
         cache.withLock { cache in
             if cache.count >= Self.cacheCapacity { cache.removeAll() }

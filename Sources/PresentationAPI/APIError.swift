@@ -21,6 +21,8 @@ enum APIError: Error, Hashable, Sendable {
     case idempotencyKeyReused
     /// A file's `If-Match` names none of its tags: it changed since the client's copy.
     case fileChanged
+    /// A file is there but cannot be read now (no descriptor or memory left, a failed read).
+    case fileUnavailable
     case bodyTooLarge(limit: Int)
     /// The request's head would leave its connection no room to answer (`HeaderRoom`).
     case headersTooLarge(limit: Int)

@@ -129,8 +129,14 @@ public final class PresentationAPI: HTTPHandler {
         switch Route.table.match(request.method, request.path) {
         case .notFound:
             if request.method == .get || request.method == .head, let file = staticFiles?.response(for: request) {
-                guard file.status == .preconditionFailed else { return (.now(file), nil) }
-                var problem = ProblemDetails(for: APIError.fileChanged).response
+                // The refusals come without a body: the problem this API writes, with their headers.
+                let refusal: APIError
+                switch file.status {
+                case .preconditionFailed: refusal = .fileChanged
+                case .serviceUnavailable: refusal = .fileUnavailable
+                default: return (.now(file), nil)
+                }
+                var problem = ProblemDetails(for: refusal).response
                 for field in file.headers { problem.headers.set(field.name, field.value) }
                 return (.now(problem), nil)
             }

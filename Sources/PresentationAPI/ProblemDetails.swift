@@ -82,6 +82,11 @@ struct ProblemDetails: Sendable {
             self.init(
                 status: .preconditionFailed, code: "precondition_failed",
                 detail: "If-Match names none of this file's tags; its ETag is the current one")
+        case .fileUnavailable:
+            self.init(
+                status: .serviceUnavailable, code: "file_unavailable",
+                detail: "this file cannot be read now (the server is out of file descriptors or memory, or the read failed); retry")
+            headers.set("Retry-After", "1")
         case .bodyTooLarge(let limit):
             self.init(
                 status: .contentTooLarge, code: "body_too_large", detail: "request bodies are limited to \(limit) bytes",
