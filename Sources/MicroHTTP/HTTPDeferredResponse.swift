@@ -35,11 +35,7 @@ public final class HTTPDeferredResponse: Sendable {
         state.withLock { state in
             guard state.response == nil, !state.ended else { return false }
             var response = response
-            if !state.extraHeaders.isEmpty {
-                for field in state.extraHeaders where response.headers[field.name] == nil {
-                    response.headers.add(field.name, field.value)
-                }
-            }
+            if !state.extraHeaders.isEmpty { response.headers.addAbsent(state.extraHeaders) }
             if response.route == nil { response.route = state.route }
             state.response = response
             // Resuming under our lock orders it after `park`'s suspend: both take this lock
@@ -59,7 +55,7 @@ public final class HTTPDeferredResponse: Sendable {
             for field in headers { state.extraHeaders.add(field.name, field.value) }
             // Completed already (before the handler returned it): the response is not sent yet.
             if var response = state.response {
-                for field in headers where response.headers[field.name] == nil { response.headers.add(field.name, field.value) }
+                response.headers.addAbsent(headers)
                 state.response = response
             }
         }

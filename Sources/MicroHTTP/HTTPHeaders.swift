@@ -198,6 +198,15 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         added.append((name: name, value: value))
     }
 
+    /// Adds each of `defaults`' fields that this has none of. `Vary` is a list each part of a
+    /// server adds its own reasons to (RFC 9110 12.5.5): it is added whatever is there, as a
+    /// line of its own, which means the same as one line joining both.
+    public mutating func addAbsent(_ defaults: HTTPHeaders) {
+        for field in defaults where field.name.caseInsensitiveEquals("Vary") || self[field.name] == nil {
+            add(field.name, field.value)
+        }
+    }
+
     /// Replaces every field named `name` with this one.
     public mutating func set(_ name: String, _ value: String) {
         if block != nil {

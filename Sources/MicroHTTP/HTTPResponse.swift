@@ -46,6 +46,20 @@ public enum HTTPReply: Sendable {
     case now(HTTPResponse)
     /// The connection is parked without holding a thread until the response is completed.
     case later(HTTPDeferredResponse)
+
+    /// The same reply, with each of `headers` its response lacks (`HTTPHeaders.addAbsent`),
+    /// whenever that response comes.
+    public func addingAbsent(_ headers: HTTPHeaders) -> HTTPReply {
+        guard !headers.isEmpty else { return self }
+        switch self {
+        case .now(var response):
+            response.headers.addAbsent(headers)
+            return .now(response)
+        case .later(let deferred):
+            deferred.addHeaders(headers)
+            return self
+        }
+    }
 }
 
 /// Answers requests. Called on libmicrohttpd's worker threads, so it must not block:

@@ -88,16 +88,11 @@ public final class PresentationAPI: HTTPHandler {
 
     public func respond(to request: HTTPRequest) -> HTTPReply {
         let (reply, pattern) = route(request)
-        let cors = configuration.cors.responseHeaders(for: request)
-        switch reply {
+        switch reply.addingAbsent(configuration.cors.responseHeaders(for: request)) {
         case .now(var response):
-            if !cors.isEmpty {
-                for field in cors where response.headers[field.name] == nil { response.headers.add(field.name, field.value) }
-            }
             response.route = pattern
             return .now(response)
         case .later(let deferred):
-            if !cors.isEmpty { deferred.addHeaders(cors) }
             if let pattern { deferred.setRoute(pattern) }
             return .later(deferred)
         }
@@ -149,11 +144,15 @@ public final class PresentationAPI: HTTPHandler {
             }
             return (methodNotAllowed(visible, request), nil)
         case .found(let route, let parameters):
+            let reply: HTTPReply
             do {
-                return (try respond(to: route, parameters: parameters, request: request), parameters.pattern)
+                reply = try respond(to: route, parameters: parameters, request: request)
             } catch {
-                return (.now(ProblemDetails(for: error).response), parameters.pattern)
+                reply = .now(ProblemDetails(for: error).response)
             }
+            // The events route answers a stream or a listing by `Accept`, and refuses by it too
+            // (a stream resumes where a listing is 410): every answer says so (RFC 9110 12.5.5).
+            return (route == .events ? reply.addingAbsent(["Vary": "Accept"]) : reply, parameters.pattern)
         }
     }
 
@@ -178,9 +177,7 @@ public final class PresentationAPI: HTTPHandler {
                 ProblemDetails(for: APIError.invalidHeader(name: name, reason: reason)).response
             case .headersTooLarge(let limit): ProblemDetails(for: APIError.headersTooLarge(limit: limit)).response
             }
-        for field in configuration.cors.responseHeaders(origin: requestHeaders["Origin"]) where response.headers[field.name] == nil {
-            response.headers.add(field.name, field.value)
-        }
+        response.headers.addAbsent(configuration.cors.responseHeaders(origin: requestHeaders["Origin"]))
         return response
     }
 

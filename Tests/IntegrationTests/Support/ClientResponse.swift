@@ -11,6 +11,11 @@ struct ClientResponse {
         ResponseHead(status: status, headers: headers).header(name)
     }
 
+    /// Every member of the list field `name`, over all its lines, lowercased.
+    func list(_ name: String) -> [String] {
+        ResponseHead(status: status, headers: headers).list(name)
+    }
+
     var text: String {
         String(decoding: body, as: UTF8.self)
     }
