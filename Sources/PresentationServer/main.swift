@@ -44,8 +44,7 @@ let options: Options
 do {
     guard let parsed = try Options.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
     else {
-        print(Options.usage, terminator: "")
-        exit(0)
+        Help.show()
     }
     options = parsed
 } catch {

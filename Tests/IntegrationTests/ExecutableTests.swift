@@ -13,6 +13,24 @@ struct ExecutableTests {
         }
     }
 
+    /// The help was printed and the exit was 0 whatever became of it: to a full disk or a
+    /// closed pipe, a script saw success and had no help. A tool that cannot write what it was
+    /// asked for says so and fails.
+    @Test("--help that cannot be written exits 1 and says why")
+    func helpToAFullDevice() throws {
+        let process = Process()
+        process.executableURL = ServerProcess.executable
+        process.arguments = ["--help"]
+        process.standardOutput = FileHandle(forWritingAtPath: "/dev/full")
+        let errors = Pipe()
+        process.standardError = errors
+        try ServerProcess.runUnmasked(process)
+        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(message.contains("presentation-server: cannot write the help: No space left on device"), "\(message)")
+    }
+
     /// The binary takes `-h` as it takes `--help`; the help must say so, as it lists every flag taken.
     @Test("-h answers as --help does, and the help names it")
     func shortHelp() throws {
