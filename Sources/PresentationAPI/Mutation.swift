@@ -137,6 +137,9 @@ final class Mutation: Sendable {
         do {
             return try session.apply(batch, at: moment, limits: limits)
         } catch {
+            // A batch of one names its operation as a batch of several does; the session's
+            // weight is the whole batch's doing (a batch of several names no operation for it).
+            if case .sessionTooLarge = error { throw error }
             guard batch.count == 1 else { throw error }
             throw .batchStepFailed(index: 0, error)
         }

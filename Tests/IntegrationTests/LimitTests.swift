@@ -110,6 +110,16 @@ struct LimitTests {
             sheet.expectProblem(422, "session_too_large")
             let result = try client.post("pop", to: session, json: ["result": String(repeating: "r", count: 1_000)])
             result.expectProblem(422, "session_too_large")
+            // The weight belongs to the whole batch, one operation or several: no `operation`
+            // names one of them (a batch of one named operation 0, a batch of two none).
+            for operations in [[screen("b", padding: 373)], [["op": "pop"], screen("b", padding: 1_000)]] {
+                let batch = try client.post(
+                    "batch", to: session,
+                    json: ["operations": operations.map { $0.merging(["op": $0["op"] ?? "push"]) { old, _ in old } }])
+                let problem = batch.expectProblem(422, "session_too_large")
+                #expect(problem["operation"] == nil, "\(operations.count) operations: \(problem)")
+                #expect(problem.string("detail")?.hasPrefix("operation") == false)
+            }
             #expect(try client.snapshot(of: session) == before)
             // 6 + 611 + 383 is the limit exactly.
             try client.post("push", to: session, json: screen("b", padding: 372)).expectSession(revision: 3)
