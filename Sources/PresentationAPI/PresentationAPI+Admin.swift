@@ -40,7 +40,10 @@ extension PresentationAPI {
     func listSessions(_ request: HTTPRequest) throws -> HTTPResponse {
         let limit = try integerQuery("limit", request, in: 1...Self.maxListingPage) ?? 100
         let after = request.queryValue("after")
-        if let after, !SessionID.hasShape(after) {
+        // Judged by its presence, as `limit` is: a bare `?after` has no value, and read as
+        // absent it restarted the walk from the first page, so a client that lost its cursor
+        // on the way went round and round without being told.
+        if request.hasQuery("after"), !(after.map(SessionID.hasShape) ?? false) {
             throw APIError.invalidQuery(name: "after", reason: "expected a session id")
         }
         // One more than asked tells whether another page follows.
