@@ -64,7 +64,7 @@ public final class InMemorySessionStore: SessionStore {
     public var journalStatistics: JournalStatistics? { journal?.statistics }
 
     public func create(root: ScreenSpec, timeToLive: Int?, now: Date) throws(PresentationError) -> NewSession {
-        try checkWeight(of: root)
+        try limits.checkNewSession(root: root)
         let (new, entry, lease) = try insertHidden(timeToLive: timeToLive, now: now) { id, token in
             Session(id: id, token: token, root: root, now: now)
         }
@@ -76,17 +76,12 @@ public final class InMemorySessionStore: SessionStore {
         completion: @escaping @Sendable (Result<NewSession, PresentationError>) -> Void
     ) {
         let inserted = Result { () throws(PresentationError) in
-            try checkWeight(of: root)
+            try limits.checkNewSession(root: root)
             return try insertHidden(timeToLive: timeToLive, now: now) { id, token in
                 Session(id: id, token: token, root: root, now: now)
             }
         }
         write(inserted, completion)
-    }
-
-    /// A new session's root screen alone may pass `maxSessionBytes`, when it is set below a body.
-    private func checkWeight(of root: ScreenSpec) throws(PresentationError) {
-        guard root.weight <= limits.maxSessionBytes else { throw .sessionTooLarge(limit: limits.maxSessionBytes) }
     }
 
     public func importSession(_ imported: ImportedSession, timeToLive: Int?, now: Date) throws(PresentationError)

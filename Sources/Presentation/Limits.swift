@@ -72,4 +72,12 @@ public struct Limits: Hashable, Sendable {
     public func timeToLive(requested: Int?) -> Int {
         min(max(requested ?? sessionTTL, 1), maxSessionTTL)
     }
+
+    /// Refuses a new session whose root screen alone passes `maxSessionBytes` (possible when
+    /// it is set below a body). Public so that whoever asks for a creation can refuse such a
+    /// body before counting the request against anything, as an import's document is refused
+    /// (`ImportedSession`): the creation rate takes nothing for a refused body.
+    public func checkNewSession(root: ScreenSpec) throws(PresentationError) {
+        guard root.weight <= maxSessionBytes else { throw .sessionTooLarge(limit: maxSessionBytes) }
+    }
 }

@@ -14,6 +14,9 @@ extension PresentationAPI {
         }()
         let key = try idempotencyKey(request)
         let store = store
+        // Checked before answerCreation counts it against the client's creation rate: a root
+        // too heavy for any session is a refused body, which costs nothing, as for an import.
+        try store.limits.checkNewSession(root: root)
         // Only a keyed creation is ever compared with another, as a change's fingerprint is.
         let fingerprint = key == nil ? [] : Fingerprint.of(route: "create", json: request.body, parser: parser)
         return answerCreation(key: key, fingerprint: fingerprint, timeToLive: timeToLive, from: request) { done in

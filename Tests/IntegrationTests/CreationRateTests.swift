@@ -77,6 +77,28 @@ struct CreationRateTests {
         }
     }
 
+    @Test("A creation or import heavier than --max-session-bytes is a refused body: it costs nothing, with a key or without")
+    func tooHeavyCostsNothing() throws {
+        let limits = Limits(maxSessionBytes: 1_000)
+        try withServer(limits: limits, api: Self.api(perMinute: 1), clock: TestClock()) { server in
+            let client = try server.connect()
+            let heavy: [String: Any] = ["root": ["screen": "inbox", "params": ["pad": String(repeating: "x", count: 1_000)]]]
+            try client.post("/v1/sessions", json: heavy).expectProblem(422, "session_too_large")
+            try client.post("/v1/sessions", json: heavy, headers: [("Idempotency-Key", "heavy")])
+                .expectProblem(422, "session_too_large")
+            // An import as heavy costs nothing either (ImportRateTests): the two are one rule.
+            try withServer { roomy in
+                let other = try roomy.connect()
+                let large = try other.createSession()
+                try other.post("push", to: large, json: heavy["root"]!).expectSession(revision: 2)
+                let document = try other.get(large.route("export"), token: large.token)
+                try client.post("/v1/sessions/import", bytes: document.body).expectProblem(422, "session_too_large")
+            }
+            _ = try client.createSession()
+            try client.post("/v1/sessions", json: ["root": ["screen": "inbox"]]).expectProblem(429, "rate_limited")
+        }
+    }
+
     @Test("A creation the server's own limits refuse still counted against the rate")
     func refusedByTheServerCounts() throws {
         try withServer(limits: Limits(maxSessions: 1), api: Self.api(perMinute: 2), clock: TestClock()) { server in
