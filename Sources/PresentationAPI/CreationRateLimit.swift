@@ -75,7 +75,13 @@ final class CreationRateLimit: Sendable {
         // A clock that steps back refills nothing, and no span is counted twice.
         bucket.tokens = min(Double(perMinute), bucket.tokens + max(0, now - bucket.updated) * rate)
         bucket.updated = max(bucket.updated, now)
-        guard bucket.tokens >= 1 else { return max(1, Int(((1 - bucket.tokens) / rate).rounded(.up))) }
+        guard bucket.tokens >= 1 else {
+            // Refilling starts only once the clock is back at the bucket's last time, so the
+            // wait said runs from there: from `now` alone a client that kept to its
+            // Retry-After after the clock stepped back was refused again, by up to the step.
+            let wait = bucket.updated - now + (1 - bucket.tokens) / rate
+            return max(1, Int(wait.rounded(.up)))
+        }
         bucket.tokens -= 1
         return nil
     }

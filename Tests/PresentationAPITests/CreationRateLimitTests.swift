@@ -60,6 +60,18 @@ struct CreationRateLimitTests {
         #expect(limit.take(for: Self.client, at: 130) == nil)
     }
 
+    @Test("After the clock steps back the wait said is the whole wait: a client that keeps to it is let in")
+    func waitAfterStepBack() throws {
+        let limit = CreationRateLimit(perMinute: 2, now: 100)
+        #expect(limit.take(for: Self.client, at: 100) == nil)
+        #expect(limit.take(for: Self.client, at: 100) == nil)
+        // A minute back: the bucket refills from 100 on (nothing twice), so one is there at 130.
+        let wait = try #require(limit.take(for: Self.client, at: 40))
+        #expect(wait == 90)
+        #expect(limit.take(for: Self.client, at: 40 + Double(wait) - 1) != nil)
+        #expect(limit.take(for: Self.client, at: 40 + Double(wait)) == nil)
+    }
+
     @Test("Only addresses seen in the last two minutes are kept, and forgetting one changes no answer")
     func memoryIsBounded() throws {
         let limit = CreationRateLimit(perMinute: 2, now: 0)
