@@ -97,6 +97,11 @@ final class CreationRateLimit: Sendable {
     /// one were last touched over a window ago, so they are full and can go; after two
     /// windows with no request, both can.
     private static func rotate(_ state: inout State, now: Double) {
+        // A clock that steps back begins the generation anew, both kept: counted from a start
+        // in the future it would not end until the clock was back there, and every address seen
+        // meanwhile would be kept, and past `capacity` every new one let through uncounted.
+        // Whatever is in them was last used before the step, so is full two windows on.
+        if now < state.generationStarted { state.generationStarted = now }
         let age = now - state.generationStarted
         guard age >= window else { return }
         state.previous = age >= 2 * window ? [:] : state.current

@@ -72,6 +72,21 @@ struct CreationRateLimitTests {
         #expect(limit.take(for: Self.client, at: 40 + Double(wait)) == nil)
     }
 
+    @Test("After the clock steps back, addresses are still forgotten two minutes after they were seen")
+    func generationsAfterStepBack() throws {
+        let limit = CreationRateLimit(perMinute: 1, capacity: 2, now: 1_000)
+        #expect(limit.take(for: Self.client, at: 1_000) == nil)
+        // The clock steps back 1,000 s, and another address creates.
+        #expect(limit.take(for: Self.other, at: 0) == nil)
+        #expect(limit.counts.tracked == 2)
+        // Over two minutes later by the clock as it is now, neither is kept, so a new address is
+        // tracked and limited, not let through uncounted as at capacity.
+        let third = try #require(ClientAddress("198.51.100.3"))
+        #expect(limit.take(for: third, at: 130) == nil)
+        #expect(limit.take(for: third, at: 130) == 60)
+        #expect(limit.counts == (tracked: 1, untracked: 0))
+    }
+
     @Test("Only addresses seen in the last two minutes are kept, and forgetting one changes no answer")
     func memoryIsBounded() throws {
         let limit = CreationRateLimit(perMinute: 2, now: 0)
