@@ -67,7 +67,7 @@ extension PresentationAPI {
     func metricsResponse() -> HTTPResponse {
         let (requests, latencies) = metrics.snapshot()
         var text = PrometheusText()
-        text.family("presentation_http_requests_total", type: "counter", help: "Answered HTTP requests by route and status.")
+        text.family("presentation_http_requests_total", type: "counter", help: "Answered HTTP requests by method, route and status.")
         for (key, count) in requests.sorted(by: { ($0.key.route, $0.key.method, $0.key.status) < ($1.key.route, $1.key.method, $1.key.status) }) {
             text.sample(
                 "presentation_http_requests_total",

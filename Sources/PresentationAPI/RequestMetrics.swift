@@ -5,7 +5,7 @@ import Synchronization
     import Glibc
 #endif
 
-/// Counts answered requests by route and status, with a latency histogram per route.
+/// Counts answered requests by method, route and status, with a latency histogram per route.
 ///
 /// Every worker thread records every request, so one lock would be the hottest lock in the
 /// server: the counts are split over stripes chosen by thread, and a scrape adds them up.
