@@ -46,6 +46,39 @@ public struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
         self.init(ipv6: v6)
     }
 
+    /// An address as proxies write it in `X-Forwarded-For`: numeric, or with a port as some
+    /// write it (Azure's gateways, IIS's ARR: `203.0.113.7:4711`, `[2001:db8::1]:4711`), or an
+    /// IPv6 address in brackets (`[2001:db8::1]`, as RFC 7239 writes it). The port names no
+    /// client and is dropped. A bare IPv6 address takes no port: its last group would be read
+    /// as one.
+    public init?(forwarded text: String) {
+        var host = Substring(text)
+        if host.hasPrefix("[") {
+            guard let close = host.firstIndex(of: "]") else { return nil }
+            let rest = host[host.index(after: close)...]
+            guard rest.isEmpty || Self.isPort(rest) else { return nil }
+            host = host[host.index(after: host.startIndex)..<close]
+            // Only IPv6 is written in brackets.
+            guard host.contains(":") else { return nil }
+        } else if let colon = host.firstIndex(of: ":"), host[host.index(after: colon)...].allSatisfy({ $0 != ":" }) {
+            // One colon: an IPv4 address and its port.
+            guard Self.isPort(host[colon...]) else { return nil }
+            host = host[..<colon]
+            guard host.contains(".") else { return nil }
+        }
+        self.init(String(host))
+    }
+
+    /// `:` and a port number (1 to 5 digits, at most 65535).
+    private static func isPort(_ text: Substring) -> Bool {
+        guard text.first == ":" else { return false }
+        let digits = text.dropFirst()
+        guard (1...5).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), let port = Int(digits) else {
+            return false
+        }
+        return port <= 65535
+    }
+
     /// The address of a socket address from the C library; nil for a family other than IPv4 or IPv6.
     /// The pointer is read during the call only.
     init?(_ address: UnsafePointer<sockaddr>) {

@@ -41,9 +41,9 @@ public struct TrustedProxies: Sendable {
         var client = peer
         let entries = forwardedFor().flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
         for entry in entries.reversed() {
-            // Not an address ("unknown", one with a port): the hop before it cannot be
-            // named, so the last one that could is the client.
-            guard let address = ClientAddress(String(entry.trimmingSpaces)) else { return client }
+            // Not an address ("unknown", an obfuscated name): the hop before it cannot be
+            // named, so the last one that could is the client. A port some proxies add is dropped.
+            guard let address = ClientAddress(forwarded: String(entry.trimmingSpaces)) else { return client }
             client = address
             if !trusts(address) { return address }
         }

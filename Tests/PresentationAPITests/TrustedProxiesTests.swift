@@ -50,7 +50,19 @@ struct TrustedProxiesTests {
         #expect(client(["2001:db8::5"]) == "2001:db8::5")
         // A hop that cannot be named ends the walk at the last one that could.
         #expect(client(["203.0.113.9, unknown, 10.0.0.7"]) == "10.0.0.7")
-        #expect(client(["203.0.113.9:4711"]) == "10.0.0.1")
+        // Azure's gateways and IIS's ARR write the port too; RFC 7239 brackets IPv6. The port
+        // names no client: the address is read without it.
+        #expect(client(["203.0.113.9:4711"]) == "203.0.113.9")
+        #expect(client(["198.51.100.1, 203.0.113.9:4711, 10.0.0.7:443"]) == "203.0.113.9")
+        #expect(client(["[2001:db8::5]:4711"]) == "2001:db8::5")
+        #expect(client(["[2001:db8::5]"]) == "2001:db8::5")
+        // A bare IPv6 address takes no port; what is no address with a port still ends the walk.
+        #expect(client(["2001:db8::5:4711"]) == "2001:db8::5:4711")
+        for refused in ["203.0.113.9:", "203.0.113.9:65536", "203.0.113.9:+80", "203.0.113.9:123456", "[203.0.113.9]",
+            "[2001:db8::5", "[2001:db8::5]x", "[2001:db8::5]:", "host:80", "[2001:db8::5]:4711:1"]
+        {
+            #expect(client([refused]) == "10.0.0.1", "\(refused)")
+        }
         #expect(client(["203.0.113.9,,"]) == "10.0.0.1")
         // Every hop a proxy: the first of them. No field: the peer.
         #expect(client(["10.0.0.9, 10.0.0.7"]) == "10.0.0.9")
