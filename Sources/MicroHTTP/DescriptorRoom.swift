@@ -23,6 +23,19 @@ public enum DescriptorRoom {
         32 + 2 * threads
     }
 
+    /// Raises the soft descriptor limit to the hard one, as Go's runtime does at start. The
+    /// soft limit is 1,024 under systemd and many shells whatever the hard one allows (systemd
+    /// asks programs that need more to raise it themselves, and to poll rather than select:
+    /// libmicrohttpd here uses epoll), so the default connection limit was cut to about 990
+    /// when the process could have had thousands for the asking. Nothing is spent until
+    /// descriptors are opened. Best effort: a limit that cannot be raised stays.
+    public static func raiseSoftLimit() {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
+        limit.rlim_cur = limit.rlim_max
+        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    }
+
     /// The connections the descriptor limit leaves room for with `threads` workers, at least
     /// one; nil when there is no limit.
     public static func connections(threads: Int) -> Int? {

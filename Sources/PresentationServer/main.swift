@@ -40,6 +40,9 @@ for number in stopSignals { signal(number, SIG_IGN) }
 let stopTarget = StopTarget()
 StopSignals.take(stopSignals) { [stopTarget] number in stopTarget.signalled(number) }
 
+// Before the options: the default connection limit is what the descriptor limit leaves room for.
+DescriptorRoom.raiseSoftLimit()
+
 let options: Options
 do {
     guard let parsed = try Options.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)

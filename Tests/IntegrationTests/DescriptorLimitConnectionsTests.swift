@@ -57,3 +57,27 @@ struct DescriptorLimitConnectionsTests {
         #expect(!within.logLines().contains { $0["event"] as? String == "connections_past_descriptor_limit" })
     }
 }
+
+/// systemd (and many shells) give a soft descriptor limit of 1,024 whatever the hard one, and
+/// the default connection limit was cut to what the soft one left: about 990 connections on a
+/// machine that allowed the process 500,000 for the asking. The server raises the soft limit
+/// to the hard one at start, as Go's runtime does.
+@Suite("The soft descriptor limit")
+struct SoftDescriptorLimitTests {
+    @Test("A soft limit under the hard one is raised: the default connection limit follows the hard one")
+    func softLimitRaised() throws {
+        // Soft 48 leaves room for 12 connections with two threads (48 - 32 - 4); hard 4096 for thousands.
+        let server = try ServerProcess.start(
+            arguments: ["--port", "0", "--threads", "2"], accessLog: false, through: ["prlimit", "--nofile=48:4096"])
+        defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
+        let port = UInt16(try server.port())
+        // More clients than the soft limit left room for, each answered while all stay open.
+        var clients: [HTTPConnection] = []
+        for _ in 0..<40 { clients.append(try HTTPConnection(port: port)) }
+        for (index, client) in clients.enumerated() {
+            let answer = try client.get("/healthz", timeout: .seconds(10))
+            #expect(answer.status == 200, "client \(index)")
+        }
+        #expect(try server.terminate() == 0)
+    }
+}
