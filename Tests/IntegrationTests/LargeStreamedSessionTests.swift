@@ -47,7 +47,10 @@ struct LargeStreamedSessionTests {
                 try client.post("set-state", to: session, json: ["state": "s\(revision)"]).expectSession(revision: 12 + revision)
             }
             var sessions = 0
-            while let event = try? stream.nextEvent(timeout: .seconds(2)) {
+            // Until the end, or a long silence: reading and parsing one 1.2 MB event is slow
+            // under a sanitizer, and a 2 s wait, which includes it, gave up before the end came
+            // (ASan: `ended` false, with fewer than 21 sessions read).
+            while let event = try? stream.nextEvent(timeout: .seconds(10)) {
                 if event.event == "session" { sessions += 1 }
             }
             #expect(stream.ended, "the stream was not cut off")
