@@ -101,7 +101,9 @@ struct AbuseTests {
             afterRound.append(now)
         }
         #expect(afterRound.allSatisfy { $0.descriptors <= baseline.descriptors + 2 }, "before \(baseline), after \(afterRound)")
-        #expect(afterRound.allSatisfy { $0.threads == baseline.threads }, "before \(baseline), after \(afterRound)")
+        // libdispatch keeps a few worker threads the rounds' timers and heartbeats made it start (5
+        // threads before, 7 after each round here, as many as it likes); one left a subscriber is 1,000.
+        #expect(afterRound.allSatisfy { $0.threads <= baseline.threads + 8 }, "before \(baseline), after \(afterRound)")
         // The allocator keeps freed memory and its level wanders by some MiB between rounds, so
         // this only shows that vanished subscribers' state is freed: two more rounds together
         // add less than the first round did. (Byte-exact leaks are LeakSanitizer's job: make sanitize.)

@@ -11,7 +11,10 @@ struct ProcessFootprint: Equatable, CustomStringConvertible {
         let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
         func field(_ name: String) -> Int {
             let line = status.split(separator: "\n").first { $0.hasPrefix(name + ":") } ?? ""
-            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
+            // Tabs as well as spaces: `Threads:\t5` has no space, and split at spaces alone it read
+            // as -1, before and after alike, so that comparisons of thread counts always held.
+            let words = line.split(omittingEmptySubsequences: true) { $0 == " " || $0 == "\t" }
+            return Int(words.dropFirst().first ?? "") ?? -1
         }
         threads = field("Threads")
         residentKiB = field("VmRSS")
