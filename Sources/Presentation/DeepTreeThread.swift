@@ -10,8 +10,8 @@
 /// levels at `--max-presentation-depth 1000`. A thread started without a size gets
 /// `ulimit -s` (glibc takes its default from that limit, libdispatch's workers included), and
 /// 256 KiB overflowed on such a tree. So every thread the server starts itself to handle a
-/// session (the journal's writer and sync threads, start-up's restore, a long poll's timed-out
-/// answer) asks for 8 MiB, glibc's usual default, as libmicrohttpd's request threads do
+/// session (the journal's writer and sync threads, start-up's restore, the workers that answer
+/// long polls whose time ran out) asks for 8 MiB, glibc's usual default, as libmicrohttpd's request threads do
 /// (`HTTPServer.requestThreadStackBytes`). Only the pages a thread touches are resident.
 public enum DeepTreeThread {
     /// 8 MiB.

@@ -5,6 +5,10 @@ import Presentation
 /// Holds a request (long poll, `?wait=`) until the session reaches a state it is waiting
 /// for, or time runs out. The connection is parked, so waiting holds no thread.
 enum SessionWaiter {
+    /// Where waits whose time ran out are answered: one thread per core the process may use,
+    /// for the whole process (started by the first such wait).
+    static let timeoutAnswers = DeepTreeWorkers(named: "wait-timeouts", count: AvailableProcessors.count)
+
     /// `ready` returns the answer once the session is in the awaited state (nil: keep
     /// waiting); `timeout` answers with the session as it is when time runs out.
     static func wait(
@@ -56,8 +60,9 @@ enum SessionWaiter {
         DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(seconds)) {
             guard deferred.isPending else { return }
             // Not on this libdispatch thread, whose stack (`ulimit -s`) the answer's JSON of a
-            // deeply nested session overflows.
-            DeepTreeThread.detach {
+            // deeply nested session overflows; nor on a thread of its own, as many as the waits
+            // that run out together (`DeepTreeWorkers`).
+            timeoutAnswers.run {
                 deferred.complete(
                     with: store.session(id).map { $0.tokenDigest == openedWith ? timeout($0) : revoked } ?? gone)
             }
