@@ -22,6 +22,7 @@ public final class HTTPPreparedResponse: Sendable {
         switch response.body {
         case .bytes(let bytes): made = makeResponse(bytes: bytes, headers: response.headers)
         case .shared(let run): made = makeResponse(run: run, headers: response.headers)
+        case .pieces(let runs): made = makeResponse(runs: runs, headers: response.headers)
         case .stream: made = nil
         }
         guard let made else { return nil }

@@ -6,6 +6,11 @@ public struct HTTPResponse: Sendable {
         case bytes([UInt8])
         /// The whole body, known now, sent from where it is without being copied.
         case shared(SharedBytes)
+        /// The whole body, known now, as runs sent one after another from where they are:
+        /// an answer that wraps a run a cache keeps (a session's JSON) in a few bytes of its
+        /// own. Copied whole, each such answer held its own copy of the run for as long as
+        /// its client took to read it.
+        case pieces([SharedBytes])
         /// A body written later, piece by piece, until the stream finishes (Server-Sent Events).
         case stream(HTTPStream)
 
@@ -14,7 +19,18 @@ public struct HTTPResponse: Sendable {
             switch self {
             case .bytes(let bytes): bytes
             case .shared(let run): run.bytes
+            case .pieces(let runs): runs.flatMap(\.bytes)
             case .stream: nil
+            }
+        }
+
+        /// How many bytes the body holds; 0 for a stream.
+        public var count: Int {
+            switch self {
+            case .bytes(let bytes): bytes.count
+            case .shared(let run): run.count
+            case .pieces(let runs): runs.reduce(0) { $0 + $1.count }
+            case .stream: 0
             }
         }
     }

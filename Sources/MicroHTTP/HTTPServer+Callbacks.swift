@@ -337,6 +337,8 @@ private func makeResponse(
         return makeResponse(bytes: bytes, headers: response.headers)
     case .shared(let run):
         return makeResponse(run: run, headers: response.headers)
+    case .pieces(let runs):
+        return makeResponse(runs: runs, headers: response.headers)
     case .stream(let stream):
         stream.attach(to: ConnectionHandle(raw: connection))
         // A promise kept with a stream is done: only the stream is left for shutdown to end. Its
@@ -395,6 +397,38 @@ func makeResponse(run: SharedBytes, headers: HTTPHeaders) -> OpaquePointer? {
     }
     add(headers, to: made)
     return made
+}
+
+/// A libmicrohttpd response that sends `runs` one after another where they are, with
+/// `headers`; the caller destroys it. It holds a reference to the runs (their array, in a box)
+/// until libmicrohttpd destroys it, which `releaseRuns` gives back. libmicrohttpd copies the
+/// vector of addresses, not the bytes.
+func makeResponse(runs: [SharedBytes], headers: HTTPHeaders) -> OpaquePointer? {
+    let retained = Unmanaged.passRetained(HeldRuns(runs))
+    // Valid until `releaseRuns`: each run is retained through the box, and a shared run does not change.
+    let vector = runs.map { MHD_IoVec(iov_base: $0.address, iov_len: $0.count) }
+    guard let made = MHD_create_response_from_iovec(vector, UInt32(vector.count), releaseRuns, retained.toOpaque()) else {
+        retained.release()
+        return nil
+    }
+    add(headers, to: made)
+    return made
+}
+
+/// MHD_ContentReaderFreeCallback of a response made from runs: it is destroyed, sent or not.
+func releaseRuns(_ cls: UnsafeMutableRawPointer?) {
+    guard let cls else { return }
+    // Balances the passRetained in makeResponse(runs:headers:).
+    Unmanaged<HeldRuns>.fromOpaque(cls).release()
+}
+
+/// The runs of a response made by `makeResponse(runs:headers:)`, as one object its context pointer holds.
+private final class HeldRuns {
+    let runs: [SharedBytes]
+
+    init(_ runs: [SharedBytes]) {
+        self.runs = runs
+    }
 }
 
 /// MHD_ContentReaderFreeCallback of a response made from a shared run: it is destroyed, sent or not.

@@ -1,4 +1,5 @@
 import JSON
+import MicroHTTP
 import Presentation
 
 /// Events on the wire (docs/api.md, "Events"): as JSON, and framed for Server-Sent Events.
@@ -53,7 +54,22 @@ extension JSONWriter {
 
     /// `{"revision": N, "events": [...]}`, the answer of `GET …/events`; with `session` (the
     /// session's JSON as `GET /v1/sessions/{id}` answers it), `"session"` after the events.
-    mutating func write(events: [Event], revision: Int, session: [UInt8]? = nil) {
+    mutating func write(events: [Event], revision: Int) {
+        writeOpening(events: events, revision: revision)
+        endObject()
+    }
+
+    /// The same up to where the session's JSON goes, `{"revision": N, "events": [...], "session":`;
+    /// the session follows, sent from the cache, then `sessionTail`.
+    mutating func writeBeforeSession(events: [Event], revision: Int) {
+        writeOpening(events: events, revision: revision)
+        key("session")
+    }
+
+    /// What closes an events answer after the session's JSON.
+    static let sessionTail = [UInt8(ascii: "}")].withUnsafeBufferPointer { SharedBytes(copying: $0) }
+
+    private mutating func writeOpening(events: [Event], revision: Int) {
         beginObject()
         key("revision")
         writeInt(revision)
@@ -61,11 +77,6 @@ extension JSONWriter {
         beginArray()
         for event in events { write(event: event) }
         endArray()
-        if let session {
-            key("session")
-            session.withUnsafeBufferPointer { appendVerbatim($0) }
-        }
-        endObject()
     }
 
     private mutating func member(_ name: StaticString, _ value: String) {

@@ -173,8 +173,16 @@ extension PresentationAPI {
     /// The events, and the session with them when `sessionJSON` is given (`include=session`).
     private static func eventsResponse(_ events: [Event], _ session: Session, _ sessionJSON: SessionJSONCache?) -> HTTPResponse {
         var writer = JSONWriter()
-        writer.write(events: events, revision: session.revision, session: sessionJSON?.json(for: session).bytes)
-        return .json(writer.bytes, revision: session.revision)
+        guard let sessionJSON else {
+            writer.write(events: events, revision: session.revision)
+            return .json(writer.bytes, revision: session.revision)
+        }
+        // The session is sent from the cache, not copied into each answer: a session of
+        // megabytes, long-polled by hundreds of clients (each answered at its change, and held
+        // until its client reads it), took a copy each, hundreds of megabytes.
+        writer.writeBeforeSession(events: events, revision: session.revision)
+        let head = writer.bytes.withUnsafeBufferPointer { SharedBytes(copying: $0) }
+        return .json([head, sessionJSON.json(for: session), JSONWriter.sessionTail], revision: session.revision)
     }
 
     private static func statusResponse(_ outcome: PresentationOutcome, _ session: Session) -> HTTPResponse {

@@ -246,6 +246,12 @@ extension HTTPResponse {
         self.json(body: .shared(json), status: .ok, revision: revision)
     }
 
+    /// The same for JSON made of runs sent one after another (a head of this answer's own
+    /// around a session's JSON as the cache keeps it), none of them copied.
+    static func json(_ runs: [SharedBytes], revision: Int) -> HTTPResponse {
+        json(body: .pieces(runs), status: .ok, revision: revision)
+    }
+
     /// A new session's answer: 201, its JSON and where it lives.
     static func created(_ body: [UInt8], revision: Int, location: String) -> HTTPResponse {
         HTTPResponse(

@@ -11,13 +11,7 @@ final class ReplyCache: Sendable {
 
         /// What the reply holds, for the byte budget: its body and fingerprint.
         var byteCount: Int {
-            let body: Int =
-                switch response.body {
-                case .bytes(let bytes): bytes.count
-                case .shared(let run): run.count
-                case .stream: 0
-                }
-            return body + fingerprint.count
+            response.body.count + fingerprint.count
         }
     }
 
