@@ -179,7 +179,11 @@ struct FailingDiskMomentsTests {
         Thread.sleep(forTimeInterval: 0.01)
         _ = try client.fetch(session)
         #expect(Self.eventually { (try? client.get("/healthz").status) == 503 }, "\(server.output)")
-        #expect(server.logLines().contains { $0["event"] as? String == "sweep_failed" }, "\(server.output)")
+        // Waited for too: the failed sync stops writes (and /healthz sees it) before it wakes the
+        // sweep that asked, which then logs; and the line reaches the test through a pipe. Read
+        // at once, it was missing once in CI, on a machine loaded with other builds.
+        #expect(
+            Self.eventually { server.logLines().contains { $0["event"] as? String == "sweep_failed" } }, "\(server.output)")
         try client.post("push", to: session, json: ["screen": "lost"]).expectProblem(503, "storage_failed")
         #expect(try client.fetch(session)["revision"] as? Int == 2)
         #expect(try server.terminate() == 1, "\(server.output)")
