@@ -30,15 +30,24 @@ def _binary():
 
 @pytest.fixture(scope='session')
 def server():
-    process = Server(_binary())
-    yield process
-    process.stop()
+    """Durable, as `make run` is, but in a data directory of the run's own, removed when it
+    ends: the default, ./data, is the checkout's, where the sessions of every earlier run were
+    loaded again, where they were mixed into a developer's own, and whose lock a `make run`
+    beside the tests held, so that every test failed at start."""
+    data = tempfile.mkdtemp(prefix='browser-tests-data-')
+    try:
+        process = Server(_binary(), ('--storage', 'sqlite', '--data-dir', data))
+        yield process
+        process.stop()
+    finally:
+        shutil.rmtree(data, ignore_errors=True)
 
 
 @pytest.fixture
 def server_with(request):
     """A server of the test's own, started with extra options; stopped after the test. It keeps
-    its sessions in memory: the run's shared server holds the data directory's lock."""
+    its sessions in memory (a test that needs a durable one makes its own data directory, as
+    test_outages does)."""
     started = []
 
     def start(*options):

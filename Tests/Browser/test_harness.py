@@ -1,9 +1,11 @@
 """The test run's own hygiene: what it leaves on the machine it runs on."""
 
+import json
 import os
 import tempfile
 
 from conftest import make_driver
+from harness import REPO
 
 
 def test_a_browser_started_and_quit_leaves_nothing_in_the_system_temporary_directory():
@@ -17,3 +19,12 @@ def test_a_browser_started_and_quit_leaves_nothing_in_the_system_temporary_direc
     driver = make_driver()
     driver.quit()
     assert leftovers() - before == set()
+
+
+def test_the_shared_server_keeps_its_sessions_outside_the_checkout(server):
+    """Not in ./data, the checkout's, which `make run` uses: the run's sessions would be loaded
+    by every later run and by a developer's server, and a `make run` beside the tests would
+    hold its lock."""
+    storage = next(json.loads(line) for line in server.log_text().splitlines() if '"event":"storage"' in line)
+    database = os.path.realpath(storage['path'])
+    assert not database.startswith(os.path.realpath(REPO) + os.sep), database
