@@ -28,21 +28,19 @@ class Server:
             text=True,
         )
         self.port = None
-        deadline = time.monotonic() + 15
-        while self.port is None:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError(f'the server exited before listening: {self.log_text()}')
-            self._keep(line)
-            try:
-                record = json.loads(line)
-            except ValueError:
-                continue
-            if record.get('event') == 'listening':
-                self.port = record['port']
-            if time.monotonic() > deadline:
-                raise RuntimeError('the server did not log "listening" within 15 s')
+        self._ended = False
+        self._started = threading.Event()
         threading.Thread(target=self._drain, daemon=True).start()
+        # Waited for on the reading thread's word, not by reading here: a readline waits for
+        # as long as the server writes nothing, past any deadline (a server stuck silent at
+        # start would hold the run until CI's own limit); and a server that never listens is
+        # stopped, not left running behind the run.
+        if not self._started.wait(15) or self.port is None:
+            ended = self._ended  # before the stop below ends it
+            self.stop()
+            if ended:
+                raise RuntimeError(f'the server exited before listening: {self.log_text()}')
+            raise RuntimeError(f'the server did not log "listening" within 15 s: {self.log_text()}')
         self.url = f'http://127.0.0.1:{self.port}'
 
     def _keep(self, line):
@@ -52,6 +50,16 @@ class Server:
     def _drain(self):
         for line in self.process.stdout:
             self._keep(line)
+            if self.port is None:
+                try:
+                    record = json.loads(line)
+                except ValueError:
+                    continue
+                if isinstance(record, dict) and record.get('event') == 'listening':
+                    self.port = record['port']
+                    self._started.set()
+        self._ended = True
+        self._started.set()
 
     def log_text(self):
         with self._lock:
