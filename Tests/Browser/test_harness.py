@@ -1,11 +1,12 @@
-"""The test run's own hygiene: what it leaves on the machine it runs on."""
+"""The test run's own hygiene: what it leaves on the machine it runs on, and what it takes from it."""
 
 import json
 import os
 import tempfile
+import time
 
 from conftest import make_driver
-from harness import REPO
+from harness import API, REPO
 
 
 def test_a_browser_started_and_quit_leaves_nothing_in_the_system_temporary_directory():
@@ -28,3 +29,16 @@ def test_the_shared_server_keeps_its_sessions_outside_the_checkout(server):
     storage = next(json.loads(line) for line in server.log_text().splitlines() if '"event":"storage"' in line)
     database = os.path.realpath(storage['path'])
     assert not database.startswith(os.path.realpath(REPO) + os.sep), database
+
+
+
+def test_a_servers_settings_come_from_the_tests_not_from_the_environment(server_with, monkeypatch):
+    """A variable of the server's own in the developer's environment (here ACCESS_LOG=off, as
+    one may set it for `make run`) does not reach the servers the tests start."""
+    monkeypatch.setenv('ACCESS_LOG', 'off')
+    started = server_with()
+    API(started.url).request('GET', '/healthz')
+    deadline = time.monotonic() + 5
+    while '"event":"request"' not in started.log_text() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert '"event":"request"' in started.log_text(), started.log_text()
