@@ -163,7 +163,8 @@ final class ServerProcess {
     }
 
     /// Waits for a process already signalled to end, up to `patience` (then kills it and
-    /// throws); its exit status. Sends nothing: a second stop signal would hurry the stop.
+    /// throws); its exit status, once `output` and `errorOutput` are read to their end. Sends
+    /// nothing: a second stop signal would hurry the stop.
     func waitForExit() throws -> Int32 {
         let deadline = Date().addingTimeInterval(ServerProcess.patience)
         while process.isRunning, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
@@ -171,7 +172,10 @@ final class ServerProcess {
             kill(process.processIdentifier, SIGKILL)
             throw ProcessFailure.didNotStop
         }
+        // Both pipes: the process's end does not mean its last bytes were read here yet, and
+        // `errorOutput` is read after this as `output` is.
         captured.waitForEnd()
+        errors.waitForEnd()
         return process.terminationStatus
     }
 

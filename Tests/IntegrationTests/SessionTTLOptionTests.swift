@@ -15,8 +15,7 @@ struct SessionTTLOptionTests {
         }
         guard server.process.isRunning else {
             // Refused: that is one right answer, if it says why.
-            server.process.waitUntilExit()
-            #expect(server.process.terminationStatus == 2)
+            #expect(try server.waitForExit() == 2)
             #expect(server.errorOutput.contains("--session-ttl"), "stderr: \(server.errorOutput)")
             return
         }
