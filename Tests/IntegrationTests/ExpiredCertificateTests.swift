@@ -28,11 +28,12 @@ struct ExpiredCertificateTests {
         // Served as GnuTLS serves it: a client that does not check certificates gets its answer.
         let health = try Curl.run(["-s", "-k", "-o", "/dev/null", "-w", "%{http_code}", "https://127.0.0.1:\(port)/healthz"])
         #expect(health == "200")
-        let lines = server.logLines()
-        let listening = try #require(lines.first { $0["event"] as? String == "listening" })
+        let listening = try #require(server.logLines().first { $0["event"] as? String == "listening" })
         #expect(listening["tls_not_after"] as? String == expected)
-        let warning = lines.first { $0["event"] as? String == "tls_certificate_expired" }
-        #expect(warning?["level"] as? String == "warning", "\(lines)")
+        // Waited for: the main thread writes the warning after the listening line that `port()`
+        // waited for, while other threads already serve, and the line reaches us through a pipe.
+        let warning = server.waitForLine("tls_certificate_expired")
+        #expect(warning?["level"] as? String == "warning", "\(server.output)")
         #expect(warning?["tls_not_after"] as? String == expected)
     }
 
@@ -41,8 +42,10 @@ struct ExpiredCertificateTests {
         let pair = try TLSTests.Certificate()
         defer { pair.remove() }
         let server = try ServerProcess.start(arguments: ["--port", "0", "--tls-cert", pair.certificate, "--tls-key", pair.key])
-        defer { _ = try? server.terminate() }
         _ = try server.port()
+        // Read once the server has stopped: the warning would come after the listening line,
+        // and read at once its absence proved nothing.
+        #expect(try server.terminate() == 0)
         let lines = server.logLines()
         let listening = try #require(lines.first { $0["event"] as? String == "listening" })
         #expect(listening["tls_not_after"] as? String == (try Self.notAfter(of: pair.certificate)))
