@@ -283,11 +283,15 @@ struct DurabilityTests {
         let data = DataDirectory()
         let (server, _) = try data.startServer()
         let tasks = "/proc/\(server.process.processIdentifier)/task"
-        let names = try FileManager.default.contentsOfDirectory(atPath: tasks).compactMap { task in
-            try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8).trimmingCharacters(in: .newlines)
+        func names() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: tasks).compactMap { task in
+                try? String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8).trimmingCharacters(in: .newlines)
+            }
         }
-        #expect(names.contains("session-journal"), "\(names)")
-        #expect(names.contains("session-sync"), "\(names)")
+        // Waited for: each thread names itself once it runs (DeepTreeThread.detach), which
+        // nothing orders before the listening line the start waited for.
+        #expect(try eventually { try names().contains("session-journal") }, "\((try? names()) ?? [])")
+        #expect(try eventually { try names().contains("session-sync") }, "\((try? names()) ?? [])")
         #expect(try server.terminate() == 0)
     }
 
