@@ -42,6 +42,14 @@ final class HeldJournal: SessionJournal {
 
     var waiting: Int { queued.withLock { $0.count } }
 
+    /// Waits (up to 3 s) until `count` saves or removals wait: a request the test has only
+    /// written reaches the journal when a server thread has read and handled it, which nothing
+    /// the test holds orders before its next step (a `land()` before it lands nothing of it).
+    func waitFor(_ count: Int) {
+        let deadline = ContinuousClock.now + .seconds(3)
+        while waiting < count, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+    }
+
     var statistics: JournalStatistics {
         JournalStatistics(
             transactions: 0, writes: 0, syncs: 0, queuedWrites: waiting, storedBytes: 0, engineMemoryBytes: 0,
@@ -71,6 +79,7 @@ struct DurableAnswerTests {
             "POST", session.route("push"),
             headers: [("Authorization", "Bearer \(session.token)"), ("Content-Type", "application/json")],
             body: Array(#"{"screen":"detail"}"#.utf8))
+        journal.waitFor(1)
         #expect(!client.hasData(within: .milliseconds(200)), "answered before the write landed")
         return (journal, server, client, session)
     }
@@ -107,8 +116,7 @@ struct DurableAnswerTests {
         }
         let rotator = try server.connect()
         try rotator.write("POST", session.route("token"), headers: [("Authorization", "Bearer \(session.token)")], body: [])
-        let deadline = ContinuousClock.now + .seconds(3)
-        while journal.waiting < 4, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        journal.waitFor(4)
         #expect(journal.waiting == 4)
         #expect(try reader.get("/healthz").status == 200)
         #expect(try reader.fetch(session)["revision"] as? Int == 1, "the old token serves until the new one is written")
@@ -123,6 +131,8 @@ struct DurableAnswerTests {
 
         let deleter = try server.connect()
         try deleter.write("DELETE", session.route(), headers: [("Authorization", "Bearer \(token)")])
+        journal.waitFor(1)
+        #expect(journal.waiting == 1)
         #expect(!deleter.hasData(within: .milliseconds(200)), "answered before the removal landed")
         #expect(try reader.get(session.route(), token: token).status == 200, "gone before the removal landed")
         journal.land()
@@ -141,8 +151,7 @@ struct DurableAnswerTests {
         let first = try server.connect()
         let retry = try server.connect()
         try first.write("POST", "/v1/sessions", headers: headers, body: body)
-        let deadline = ContinuousClock.now + .seconds(3)
-        while journal.waiting < 1, ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        journal.waitFor(1)
         try retry.write("POST", "/v1/sessions", headers: headers, body: body)
         #expect(!retry.hasData(within: .milliseconds(200)), "the retry was answered before the first was written")
         #expect(journal.waiting == 1, "the retry made a session of its own")
