@@ -123,10 +123,14 @@ public final class HTTPDeferredResponse: Sendable {
         }
     }
 
-    /// Called when libmicrohttpd reports the request finished: forget the connection.
+    /// Called when libmicrohttpd reports the request finished: forget the connection, and the
+    /// answer, sent or not. Kept, it lived as long as the promise, which a long poll's timer
+    /// holds until its wait is over (up to `--max-wait` after the answer went), and with it the
+    /// body: a session's JSON, or a copy of it.
     func end() {
         let action = state.withLock { state -> (@Sendable () -> Void)? in
             state.ended = true
+            state.response = nil
             state.connection = nil
             state.suspended = false
             defer { state.onEnd = nil }
