@@ -7,7 +7,7 @@ extension PresentationAPI {
     /// `GET /v1/sessions/{id}/export`: the session's document; needs the session's token.
     func exportSession(_ id: Substring, _ request: HTTPRequest) throws -> HTTPResponse {
         let session = try authorizedSession(id, request)
-        var response = HTTPResponse.json(SessionDocument.write(session), revision: session.revision)
+        var response = HTTPResponse.json(exports.document(for: session, write: SessionDocument.write), revision: session.revision)
         response.headers.set("Content-Disposition", "attachment; filename=\"session-\(session.id.rawValue).json\"")
         return response
     }

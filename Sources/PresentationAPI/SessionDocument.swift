@@ -1,4 +1,5 @@
 import JSON
+import MicroHTTP
 import Presentation
 
 /// One session as a JSON document (docs/api.md, "Export and import"), so that a support tool can
@@ -9,7 +10,8 @@ import Presentation
 enum SessionDocument {
     static let format = "presentation-server/session@1"
 
-    static func write(_ session: Session) -> [UInt8] {
+    /// The document, in a block of its own that responses can share (`ExportDocuments`).
+    static func write(_ session: Session) -> SharedBytes {
         let snapshot = session.snapshot
         var writer = JSONWriter(capacity: 4096)
         writer.beginObject()
@@ -40,6 +42,6 @@ enum SessionDocument {
         for outcome in snapshot.outcomes { writer.write(outcome: outcome) }
         writer.endArray()
         writer.endObject()
-        return writer.bytes
+        return writer.withWrittenBytes { SharedBytes(copying: $0) }
     }
 }
