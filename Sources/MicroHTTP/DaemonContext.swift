@@ -16,6 +16,7 @@ final class DaemonContext: Sendable {
 
     let handler: any HTTPHandler
     let maxBodyBytes: Int
+    let bufferedBodies: BufferedBodies
     let headerRoom: HeaderRoom
     let trustedProxies: TrustedProxies
     let connectionsPerAddress: ConnectionsPerAddress?
@@ -35,6 +36,7 @@ final class DaemonContext: Sendable {
     init(
         handler: any HTTPHandler,
         maxBodyBytes: Int,
+        bufferedBodies: BufferedBodies,
         connectionMemoryBytes: Int,
         trustedProxies: TrustedProxies,
         connectionsPerAddress: ConnectionsPerAddress?,
@@ -46,11 +48,28 @@ final class DaemonContext: Sendable {
         self.libraryLog = libraryLog
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
+        self.bufferedBodies = bufferedBodies
         headerRoom = HeaderRoom(connectionMemoryBytes: connectionMemoryBytes)
         self.accessLog = accessLog
     }
 
     var requestsInFlight: Int { inFlight.load(ordering: .acquiring) }
+
+    /// Counts `count` more bytes of `request`'s body in `bufferedBodies`; false, counting
+    /// nothing, when they do not fit.
+    func reserveBody(_ count: Int, for request: RequestContext) -> Bool {
+        guard bufferedBodies.reserve(count) else { return false }
+        request.bodyReserved += count
+        return true
+    }
+
+    /// `request`'s body is no longer held here: handed to the handler, dropped, or its
+    /// connection gone.
+    func releaseBody(of request: RequestContext) {
+        guard request.bodyReserved > 0 else { return }
+        bufferedBodies.release(request.bodyReserved)
+        request.bodyReserved = 0
+    }
     var streamedRequestsInFlight: Int { streamsInFlight.load(ordering: .acquiring) }
     var isStopping: Bool { stopping.load(ordering: .acquiring) }
     var isAbandoning: Bool { abandoning.load(ordering: .acquiring) }
@@ -173,6 +192,12 @@ final class RequestContext {
     // access cost more than the access (callgrind: about 50 instructions each, several a request).
     @exclusivity(unchecked) var body: [UInt8] = []
     @exclusivity(unchecked) var bodyTooLarge = false
+    /// Set when a chunk did not fit in `maxBufferedBodyBytes`: the rest is dropped unread.
+    @exclusivity(unchecked) var bodyBufferFull = false
+    /// The body's `Content-Length`, when it has one.
+    @exclusivity(unchecked) var announcedLength: Int?
+    /// The body's bytes counted in `DaemonContext.bufferedBodies`.
+    @exclusivity(unchecked) var bodyReserved = 0
     /// Counted in `DaemonContext.requestsInFlight` (`requestStarted`).
     @exclusivity(unchecked) var countedInFlight = false
     /// Counted in `DaemonContext.streamedRequestsInFlight` too (`streamStarted`).

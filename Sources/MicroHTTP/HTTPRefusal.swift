@@ -2,6 +2,9 @@
 public enum HTTPRefusal: Sendable, Hashable {
     /// The body is larger than `maxBodyBytes`; it is not read.
     case bodyTooLarge(limit: Int)
+    /// The bodies being received at once hold `BufferedBodies.limit` (`limit`): the rest of
+    /// this one is not kept, and a retry once others have arrived may pass.
+    case bodyBufferFull(limit: Int)
     /// The server is stopping; a parked request is released with this.
     case shuttingDown
     /// A header that leaves the request's framing or target in doubt (`RequestFraming`):

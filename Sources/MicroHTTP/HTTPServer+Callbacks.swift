@@ -85,6 +85,28 @@ func notifyConnection(
     }
 }
 
+/// Keeps a chunk of `request`'s body, within `maxBodyBytes` for the request and
+/// `bufferedBodies` for every body arriving at once; past either, drops what it holds and
+/// marks the request to be refused once its body has arrived.
+private func receive(_ chunk: UnsafeRawBufferPointer, into request: RequestContext, daemon: DaemonContext) {
+    if request.body.count + chunk.count > daemon.maxBodyBytes {
+        request.bodyTooLarge = true
+    } else if daemon.reserveBody(chunk.count, for: request) {
+        // A body that announced its length gets room for all of it at once: grown by
+        // doubling, a largest body held up to twice its bytes. Pages never written are not
+        // resident, so a body that stops short costs what arrived.
+        if request.body.isEmpty, let length = request.announcedLength, length > chunk.count {
+            request.body.reserveCapacity(min(length, daemon.maxBodyBytes))
+        }
+        chunk.withMemoryRebound(to: UInt8.self) { request.body.append(contentsOf: $0) }
+        return
+    } else {
+        request.bodyBufferFull = true
+    }
+    request.body = []
+    daemon.releaseBody(of: request)
+}
+
 /// MHD_AccessHandlerCallback: called when headers arrive, for each body chunk, then
 /// once more with no data, when the request is whole (and again after a resume).
 func handleAccess(
@@ -126,20 +148,15 @@ func handleAccess(
                 for: .bodyTooLarge(limit: daemon.maxBodyBytes), requestHeaders: headers(of: connection))
             return queue(response, for: request, on: connection, daemon: daemon)
         }
+        request.announcedLength = framing.contentLength
         // Answering now would cost keep-alive; answer on a later call.
         return .YES
     }
     let request = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
 
     if uploadDataSize.pointee > 0 {
-        if !request.bodyTooLarge, let uploadData {
-            if request.body.count + uploadDataSize.pointee > daemon.maxBodyBytes {
-                request.bodyTooLarge = true
-                request.body = []
-            } else {
-                UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee)
-                    .withMemoryRebound(to: UInt8.self) { request.body.append(contentsOf: $0) }
-            }
+        if !request.bodyTooLarge, !request.bodyBufferFull, let uploadData {
+            receive(UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee), into: request, daemon: daemon)
         }
         uploadDataSize.pointee = 0
         return .YES
@@ -153,9 +170,11 @@ func handleAccess(
     // handler: from here on a stop waits for it. Until now it has changed nothing, and a stop
     // closes it unanswered rather than wait out a client that sent part of a body and no more.
     daemon.requestStarted(request)
-    if request.bodyTooLarge {
-        let response = daemon.handler.response(
-            for: .bodyTooLarge(limit: daemon.maxBodyBytes), requestHeaders: headers(of: connection))
+    if request.bodyTooLarge || request.bodyBufferFull {
+        let refusal: HTTPRefusal =
+            request.bodyTooLarge
+            ? .bodyTooLarge(limit: daemon.maxBodyBytes) : .bodyBufferFull(limit: daemon.bufferedBodies.limit)
+        let response = daemon.handler.response(for: refusal, requestHeaders: headers(of: connection))
         return queue(response, for: request, on: connection, daemon: daemon)
     }
 
@@ -167,6 +186,7 @@ func handleAccess(
         body: request.body,
         clientAddress: request.clientAddress)
     request.body = []
+    daemon.releaseBody(of: request)
     switch daemon.handler.respond(to: httpRequest) {
     case .now(let response):
         return queue(response, for: request, on: connection, daemon: daemon)
@@ -204,6 +224,7 @@ func handleCompleted(
     let daemon = Unmanaged<DaemonContext>.fromOpaque(cls).takeUnretainedValue()
     // Balances the passRetained in handleAccess's first call.
     let request = Unmanaged<RequestContext>.fromOpaque(existing).takeRetainedValue()
+    daemon.releaseBody(of: request)
     if let key = request.parkedKey { daemon.unpark(key) }
     request.deferred?.end()
     daemon.requestEnded(request)

@@ -35,6 +35,7 @@ public final class HTTPServer: Sendable {
         context = DaemonContext(
             handler: handler,
             maxBodyBytes: configuration.maxBodyBytes,
+            bufferedBodies: configuration.bufferedBodies,
             connectionMemoryBytes: configuration.connectionMemoryBytes,
             trustedProxies: configuration.trustedProxies,
             connectionsPerAddress: configuration.connectionsPerAddress,

@@ -8,6 +8,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var threads: Int
     /// Request bodies past this many bytes get 413 and are never buffered.
     public var maxBodyBytes: Int
+    /// The request bodies held at once while they arrive, over every connection, and their
+    /// bound (256 MiB by default); shared, so that metrics can read it.
+    public var bufferedBodies: BufferedBodies
     /// Seconds a connection may sit idle (keep-alive or a stalled request) before it is closed.
     public var connectionTimeoutSeconds: Int
     /// Connections open at once; past it libmicrohttpd stops accepting, and new ones wait in
@@ -35,6 +38,7 @@ public struct HTTPServerConfiguration: Sendable {
         // One epoll thread per core the process may use: best on every workload measured here.
         threads: Int = AvailableProcessors.count,
         maxBodyBytes: Int = 1 << 20,
+        bufferedBodies: BufferedBodies = BufferedBodies(limit: 256 << 20),
         connectionTimeoutSeconds: Int = 30,
         connectionLimit: Int = 4096,
         connectionsPerAddress: ConnectionsPerAddress? = nil,
@@ -49,6 +53,7 @@ public struct HTTPServerConfiguration: Sendable {
         self.port = port
         self.threads = threads
         self.maxBodyBytes = maxBodyBytes
+        self.bufferedBodies = bufferedBodies
         self.connectionTimeoutSeconds = connectionTimeoutSeconds
         self.connectionLimit = connectionLimit
         self.connectionsPerAddress = connectionsPerAddress

@@ -25,6 +25,8 @@ public struct APIConfiguration: Sendable {
     public var creationsPerMinutePerAddress: Int?
     /// The HTTP server's per-client connection count, when it has one: `/metrics` reports it.
     public var connectionsPerAddress: ConnectionsPerAddress?
+    /// The HTTP server's count of request bodies being received, for metrics; nil for none.
+    public var bufferedBodies: BufferedBodies?
 
     public init(
         maxWaitSeconds: Int = 60,

@@ -24,6 +24,8 @@ enum APIError: Error, Hashable, Sendable {
     /// A file is there but cannot be read now (no descriptor or memory left, a failed read).
     case fileUnavailable
     case bodyTooLarge(limit: Int)
+    /// The request bodies arriving at once hold `--max-buffered-body-bytes`.
+    case bodyBufferFull(limit: Int)
     /// The request's head would leave its connection no room to answer (`HeaderRoom`).
     case headersTooLarge(limit: Int)
     /// The client's address has created its `perMinute` sessions; one more in `retryAfter` seconds.

@@ -122,6 +122,17 @@ extension PresentationAPI {
                 help: "Connections closed at once because their client held --max-connections-per-ip already.",
                 Double(refused))
         }
+        if let bodies = configuration.bufferedBodies {
+            let (held, refused) = bodies.counts
+            text.single(
+                "presentation_http_buffered_body_bytes", type: "gauge",
+                help: "Bytes of request bodies held while they arrive, over all connections (at most --max-buffered-body-bytes).",
+                Double(held))
+            text.single(
+                "presentation_http_body_buffer_full_total", type: "counter",
+                help: "Request bodies dropped, and answered 503 body_buffer_full, because the bodies arriving at once held --max-buffered-body-bytes.",
+                Double(refused))
+        }
         if let storage = store.journalStatistics {
             text.add(storage)
         }

@@ -174,6 +174,7 @@ public final class PresentationAPI: HTTPHandler {
         var response =
             switch refusal {
             case .bodyTooLarge(let limit): ProblemDetails(for: APIError.bodyTooLarge(limit: limit)).response
+            case .bodyBufferFull(let limit): ProblemDetails(for: APIError.bodyBufferFull(limit: limit)).response
             case .shuttingDown: ProblemDetails(for: APIError.shuttingDown).response
             case .invalidHeader(let name, let reason):
                 ProblemDetails(for: APIError.invalidHeader(name: name, reason: reason)).response

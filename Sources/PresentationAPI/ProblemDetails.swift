@@ -91,6 +91,12 @@ struct ProblemDetails: Sendable {
             self.init(
                 status: .contentTooLarge, code: "body_too_large", detail: "request bodies are limited to \(limit) bytes",
                 extensions: [("limit", .number(String(limit)))])
+        case .bodyBufferFull(let limit):
+            self.init(
+                status: .serviceUnavailable, code: "body_buffer_full",
+                detail: "the request bodies arriving at once hold the \(limit) bytes the server keeps for them; this one was not kept: retry",
+                extensions: [("limit", .number(String(limit)))])
+            headers.set("Retry-After", "1")
         case .headersTooLarge(let limit):
             self.init(
                 status: .requestHeaderFieldsTooLarge, code: "headers_too_large",

@@ -71,6 +71,12 @@ struct Options {
             $0.server.maxBodyBytes = try integer($1, "--max-body-bytes", 64...(64 << 20))
         },
         Setting(
+            flag: "--max-buffered-body-bytes", environment: "MAX_BUFFERED_BODY_BYTES",
+            help: "request bodies held at once while they arrive, over all connections; past it 503 (default 268435456)"
+        ) {
+            $0.server.bufferedBodies = BufferedBodies(limit: try integer($1, "--max-buffered-body-bytes", 64...(1 << 40)))
+        },
+        Setting(
             flag: "--connection-memory", environment: "CONNECTION_MEMORY",
             help: "bytes per connection for the request line, headers and buffers; larger headers get 431 (default 16384)"
         ) {
@@ -280,6 +286,13 @@ struct Options {
                 "at most \(name("--max-session-ttl", like: "--session-ttl")) (\(limits.maxSessionTTL)); raise that too")
         }
         limits.sessionTTL = min(limits.sessionTTL, limits.maxSessionTTL)
+        api.bufferedBodies = server.bufferedBodies
+        // Else a largest body could never be received whole.
+        if server.bufferedBodies.limit < server.maxBodyBytes {
+            throw refusal(
+                "--max-buffered-body-bytes", String(server.bufferedBodies.limit),
+                "at least \(name("--max-body-bytes", like: "--max-buffered-body-bytes")) (\(server.maxBodyBytes))")
+        }
     }
 
     /// True when the operator set `flag`, by itself or by its variable.
