@@ -41,8 +41,12 @@ struct ProcessMetricsTests {
         let resident = try #require(samples["process_resident_memory_bytes"])
         let reported = Double(try #require(status["VmRSS"])) * 1024
         #expect(abs(resident - reported) < reported * 0.1, "RSS \(resident) against VmRSS \(reported)")
-        #expect(samples["process_virtual_memory_bytes"] == Double(try #require(status["VmSize"])) * 1024)
-        #expect(samples["process_threads"] == Double(try #require(status["Threads"])))
+        // Threads come and go between the page and this read (libdispatch's workers, a long
+        // poll's timer), and each moves the virtual size by its stack: close, not equal.
+        let threads = Double(try #require(status["Threads"]))
+        #expect(abs(samples["process_threads", default: -100] - threads) <= 2, "threads: \(threads) in /proc")
+        let virtual = Double(try #require(status["VmSize"])) * 1024
+        #expect(abs(samples["process_virtual_memory_bytes", default: 0] - virtual) <= 32 * 1024 * 1024, "VmSize: \(virtual)")
         let started = try #require(samples["process_start_time_seconds"])
         // Boot time is whole seconds, so a second either way.
         #expect(started >= launched.timeIntervalSince1970 - 1 && started <= listening.timeIntervalSince1970 + 1)
@@ -50,9 +54,17 @@ struct ProcessMetricsTests {
         #expect(cpu >= 0 && cpu <= Date().timeIntervalSince(launched) * Double(ProcessInfo.processInfo.activeProcessorCount))
         let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
         #expect(abs(samples["process_open_fds", default: 0] - Double(descriptors)) <= 1, "the listing's own descriptor")
-        var limit = rlimit()
-        #expect(getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0)
-        #expect(samples["process_max_fds"] == Double(limit.rlim_cur), "inherited from this test process")
+        // The server's own soft limit, which it raises to the hard one at start: not this
+        // test process's, which is lower wherever the soft limit is below the hard one.
+        #expect(samples["process_max_fds"] == Double(try Self.openFilesLimit(of: pid)))
+    }
+
+    /// The soft limit on open files, from `/proc/PID/limits`.
+    static func openFilesLimit(of pid: Int32) throws -> Int {
+        let text = try String(contentsOfFile: "/proc/\(pid)/limits", encoding: .utf8)
+        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        let fields = line.dropFirst("Max open files".count).split(separator: " ")
+        return try #require(fields.first.flatMap { Int($0) }, "\(line)")
     }
 
     /// The `Name: value` lines of `/proc/PID/status` with a number for a value (kB for sizes).
