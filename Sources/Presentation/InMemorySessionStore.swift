@@ -311,14 +311,22 @@ public final class InMemorySessionStore: SessionStore {
     }
 
     public func sessions(after cursor: String?, limit: Int) -> [Session] {
+        guard limit > 0 else { return [] }
         var ids = shards.flatMap { shard in shard.entries.withLock { Array($0.keys) } }
         if let cursor { ids.removeAll { !$0.sorts(after: cursor) } }
-        ids.sort()
         // A listing is no use of the session: it must not keep it from expiring.
         let now = clock()
-        return ids.lazy.compactMap { id in
-            self.entry(id).flatMap { entry in entry.lease.isExpired(at: now) ? nil : entry.current }
-        }.prefix(max(0, limit)).map { $0 }
+        var page: [Session] = []
+        // The first `limit` ids, then, should some have expired or gone meanwhile (the sweep
+        // removes expired ones, so seldom), the next ones: never a sort of every id.
+        while true {
+            let first = ids.smallest(limit - page.count)
+            for id in first {
+                if let entry = entry(id), !entry.lease.isExpired(at: now), let session = entry.current { page.append(session) }
+            }
+            guard page.count < limit, first.count < ids.count, let last = first.last else { return page }
+            ids.removeAll { $0 <= last }
+        }
     }
 
     public func watch(_ id: SessionID, _ onChange: @escaping @Sendable (SessionChange) -> Void) -> Watch? {
