@@ -125,6 +125,9 @@ extension PresentationAPI {
     }
 
     func deleteSession(_ id: Substring, _ request: HTTPRequest) throws -> HTTPReply {
+        // The token first, as on every session route: a request without one learns nothing,
+        // not even whether its conditional headers could be read (SECURITY.md).
+        let digest = try presentedDigest(request)
         // RFC 9110 13.1.1: a DELETE whose If-Match names none of the session's revisions must
         // not be performed (412), as for a change; `*` asks only that the session exist.
         var expected = try Self.ifMatch(request)
@@ -137,7 +140,7 @@ extension PresentationAPI {
         // Never counted as a use: a deletion made leaves no session to keep alive, and one
         // refused (a stale If-Match, a failed write) must leave its idle deadline as it was,
         // as a refused change does.
-        let session = try authorizedSession(id, digest: try presentedDigest(request)) { _ in false }
+        let session = try authorizedSession(id, digest: digest) { _ in false }
         if let unwanted {
             // If-Match is judged first (RFC 9110 13.2.2); either false is the same 412.
             let revision = session.revision

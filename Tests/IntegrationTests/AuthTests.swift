@@ -60,6 +60,24 @@ struct AuthTests {
         }
     }
 
+    @Test("Without a token, headers no route could read are 401 too, not 400", arguments: routes)
+    func withoutTokenUnreadableHeaders(route: Route) throws {
+        try withServer { server in
+            let client = try server.connect()
+            let session = try prepared(client)
+            let before = try client.snapshot(of: session)
+            let path = session.route(route.suffix)
+            let body = route.body.map { Array($0.utf8) } ?? (route.method == "POST" ? [] : nil)
+            let headers = [("Content-Type", "application/json")]
+            // SECURITY.md: a request without a token learns only what is judged before any route.
+            for unreadable in [("If-Match", "yesterday"), ("If-None-Match", "\"3"), ("Idempotency-Key", "a b")] {
+                try client.request(route.method, path, headers: headers + [unreadable], body: body)
+                    .expectProblem(401, "unauthorized")
+            }
+            #expect(try client.snapshot(of: session) == before)
+        }
+    }
+
     @Test("Another session's token is 401 on every route and reveals nothing", arguments: routes)
     func otherSessionsToken(route: Route) throws {
         try withServer { server in
