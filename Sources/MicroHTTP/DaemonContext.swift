@@ -194,6 +194,8 @@ final class RequestContext {
     @exclusivity(unchecked) var bodyTooLarge = false
     /// Set when a chunk did not fit in `maxBufferedBodyBytes`: the rest is dropped unread.
     @exclusivity(unchecked) var bodyBufferFull = false
+    /// The body's bytes that have arrived, kept or not.
+    @exclusivity(unchecked) var bodyArrived = 0
     /// The body's `Content-Length`, when it has one.
     @exclusivity(unchecked) var announcedLength: Int?
     /// The body's bytes counted in `DaemonContext.bufferedBodies`.

@@ -89,8 +89,13 @@ func notifyConnection(
 /// `bufferedBodies` for every body arriving at once; past either, drops what it holds and
 /// marks the request to be refused once its body has arrived.
 private func receive(_ chunk: UnsafeRawBufferPointer, into request: RequestContext, daemon: DaemonContext) {
-    if request.body.count + chunk.count > daemon.maxBodyBytes {
+    request.bodyArrived += chunk.count
+    if request.bodyArrived > daemon.maxBodyBytes {
         request.bodyTooLarge = true
+    } else if request.bodyBufferFull {
+        // Dropped as it arrives, but still counted: a body too large anyway is told so (413),
+        // not to retry what can never pass (503).
+        return
     } else if daemon.reserveBody(chunk.count, for: request) {
         // A body that announced its length gets room for all of it at once: grown by
         // doubling, a largest body held up to twice its bytes. Pages never written are not
@@ -155,7 +160,7 @@ func handleAccess(
     let request = Unmanaged<RequestContext>.fromOpaque(existing).takeUnretainedValue()
 
     if uploadDataSize.pointee > 0 {
-        if !request.bodyTooLarge, !request.bodyBufferFull, let uploadData {
+        if !request.bodyTooLarge, let uploadData {
             receive(UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee), into: request, daemon: daemon)
         }
         uploadDataSize.pointee = 0
