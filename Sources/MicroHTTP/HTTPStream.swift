@@ -13,13 +13,43 @@ public final class HTTPStream: Sendable {
         case end
     }
 
+    /// A message queued: bytes of its own, or a run that others hold too, sent from where it is.
+    public enum Message: Sendable {
+        case bytes([UInt8])
+        /// A run that every stream sending it shares (a revision's events a resumed stream
+        /// missed): queued as a reference, so a thousand streams hold one copy.
+        case shared(SharedBytes)
+
+        var count: Int {
+            switch self {
+            case .bytes(let bytes): bytes.count
+            case .shared(let run): run.count
+            }
+        }
+
+        /// The storage it holds, for `bufferCapacity`.
+        var capacity: Int {
+            switch self {
+            case .bytes(let bytes): bytes.capacity
+            case .shared(let run): run.count
+            }
+        }
+
+        func withUnsafeBytes<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+            switch self {
+            case .bytes(let bytes): bytes.withUnsafeBytes(body)
+            case .shared(let run): run.withUnsafeBytes { body(UnsafeRawBufferPointer($0)) }
+            }
+        }
+    }
+
     private struct State {
         /// The messages queued, each kept as the array it was sent as, not copied: the same
         /// message goes to every subscriber of a session (the frame cache hands each the same
         /// array), so a thousand streams of one session hold one copy of it. Copied into one
         /// queue each, a client that opened a stream of a 3.5 MB session and stopped reading held
         /// 3.4 MiB of the server's memory, and a hundred of them 450 MB.
-        var queue: [[UInt8]] = []
+        var queue: [Message] = []
         /// The first message in `queue` not wholly handed to libmicrohttpd; those before it are
         /// let go (emptied) as they are, and dropped from the array in batches, so that reading a
         /// backlog of many messages does not move the rest on every one.
@@ -34,8 +64,8 @@ public final class HTTPStream: Sendable {
         var suspended = false
         var onClose: (@Sendable () -> Void)?
 
-        mutating func append(_ messages: some Sequence<[UInt8]>) {
-            for message in messages where !message.isEmpty {
+        mutating func append(_ messages: some Sequence<Message>) {
+            for message in messages where message.count > 0 {
                 queue.append(message)
                 waiting += message.count
             }
@@ -60,6 +90,12 @@ public final class HTTPStream: Sendable {
     /// False once the stream is finished or the client is gone.
     @discardableResult
     public func send(together messages: some Collection<[UInt8]>) -> Bool {
+        send(together: messages.map(Message.bytes))
+    }
+
+    /// The same for messages some of which are shared runs.
+    @discardableResult
+    public func send(together messages: [Message]) -> Bool {
         state.withLock { state in
             guard !state.finished, !state.closed else { return false }
             // Behind is what is still waiting, before this message: a message larger than the
@@ -107,7 +143,7 @@ public final class HTTPStream: Sendable {
     /// Where each queued message's bytes are, for tests that check they are shared, not copied.
     var queuedStorage: [UnsafeRawPointer?] {
         state.withLock { state in
-            state.queue[state.head...].map { message in message.withUnsafeBytes { UnsafeRawPointer($0.baseAddress) } }
+            state.queue[state.head...].map { message in message.withUnsafeBytes { $0.baseAddress } }
         }
     }
 
@@ -133,7 +169,7 @@ public final class HTTPStream: Sendable {
                     if state.offset == state.queue[state.head].count {
                         // Sent: its storage goes (unless others still hold it), rather than stay
                         // with an idle subscriber for the rest of its stream.
-                        state.queue[state.head] = []
+                        state.queue[state.head] = .bytes([])
                         state.head += 1
                         state.offset = 0
                     }

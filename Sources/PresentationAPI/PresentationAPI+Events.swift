@@ -142,11 +142,12 @@ extension PresentationAPI {
             frames: eventFrames, sessionJSON: includingSession ? sessionJSON : nil)
         // A stream that includes the session opens with it as it stands, whatever the backlog:
         // a client resuming after a cut may have missed the last one. Queued as the array the
-        // frame cache keeps, shared by every stream of the session at this revision, not copied.
-        stream.send(together: [
-            EventStreamFrame.opening + skipped + EventStreamFrame.messages(for: backlog),
-            subscriber.sessionMessage(session) ?? [],
-        ])
+        // frame cache keeps, shared by every stream of the session at this revision, not copied;
+        // the backlog too, a run a revision, shared by every stream that missed it (`EventRuns`).
+        let missed = eventRuns.runs(of: session.id, backlog, write: EventStreamFrame.messages(for:))
+        stream.send(
+            together: [.bytes(EventStreamFrame.opening + skipped)] + missed.map(HTTPStream.Message.shared)
+                + [.bytes(subscriber.sessionMessage(session) ?? [])])
         guard let watch = store.watch(session.id, { change in subscriber.handle(change) }) else {
             throw PresentationError.sessionNotFound
         }

@@ -31,6 +31,8 @@ public final class PresentationAPI: HTTPHandler {
     let sessionJSON = SessionJSONCache(capacity: 8192)
     /// Event stream messages by revision, written once for all of a session's subscribers.
     let eventFrames = EventFrameCache()
+    /// Each revision's stream messages while a resumed stream has them queued, shared by all.
+    let eventRuns = EventRuns()
     /// Export documents being sent, shared by every export of their revision.
     let exports = ExportDocuments()
     let staticFiles: StaticFiles?
