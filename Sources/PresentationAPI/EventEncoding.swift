@@ -52,24 +52,10 @@ extension JSONWriter {
         endObject()
     }
 
-    /// `{"revision": N, "events": [...]}`, the answer of `GET …/events`; with `session` (the
-    /// session's JSON as `GET /v1/sessions/{id}` answers it), `"session"` after the events.
+    /// `{"revision": N, "events": [...]}`, the answer of `GET …/events`, written whole; answers
+    /// send it in runs (`PresentationAPI.eventsResponse`), with `"session"` after the events
+    /// when asked (the session's JSON as `GET /v1/sessions/{id}` answers it).
     mutating func write(events: [Event], revision: Int) {
-        writeOpening(events: events, revision: revision)
-        endObject()
-    }
-
-    /// The same up to where the session's JSON goes, `{"revision": N, "events": [...], "session":`;
-    /// the session follows, sent from the cache, then `sessionTail`.
-    mutating func writeBeforeSession(events: [Event], revision: Int) {
-        writeOpening(events: events, revision: revision)
-        key("session")
-    }
-
-    /// What closes an events answer after the session's JSON.
-    static let sessionTail = [UInt8(ascii: "}")].withUnsafeBufferPointer { SharedBytes(copying: $0) }
-
-    private mutating func writeOpening(events: [Event], revision: Int) {
         beginObject()
         key("revision")
         writeInt(revision)
@@ -77,6 +63,20 @@ extension JSONWriter {
         beginArray()
         for event in events { write(event: event) }
         endArray()
+        endObject()
+    }
+
+    /// What closes an events answer after the session's JSON.
+    static let sessionTail = shared("}")
+    /// What goes between two revisions' events in an answer (`EventRuns`).
+    static let eventSeparator = shared(",")
+    /// What closes an events answer's array and opens its session.
+    static let sessionHead = shared(#"],"session":"#)
+    /// What closes an events answer without the session.
+    static let eventsTail = shared("]}")
+
+    private static func shared(_ text: String) -> SharedBytes {
+        Array(text.utf8).withUnsafeBufferPointer { SharedBytes(copying: $0) }
     }
 
     private mutating func member(_ name: StaticString, _ value: String) {

@@ -27,19 +27,19 @@ extension PresentationAPI {
         let backlog = try after.map { revision throws(PresentationError) in try session.events(after: revision) }
             ?? session.keptEvents
         let sessionJSON = includesSession ? sessionJSON : nil
-        guard backlog.isEmpty, wait > 0 else { return .now(Self.eventsResponse(backlog, session, sessionJSON)) }
+        guard backlog.isEmpty, wait > 0 else { return .now(eventsResponse(backlog, session, sessionJSON)) }
         return SessionWaiter.wait(
             for: session, in: store, seconds: wait, renewals: renewals,
-            ready: { session in
+            ready: { [self] session in
                 do {
                     let events = try session.events(after: start)
-                    return events.isEmpty ? nil : Self.eventsResponse(events, session, sessionJSON)
+                    return events.isEmpty ? nil : eventsResponse(events, session, sessionJSON)
                 } catch {
                     // So many revisions landed at once that history was trimmed past `start`.
                     return ProblemDetails(for: error).response
                 }
             },
-            timeout: { session in Self.eventsResponse([], session, sessionJSON) })
+            timeout: { [self] session in eventsResponse([], session, sessionJSON) })
     }
 
     /// True when `Accept` names `text/event-stream` with a weight above 0: `q=0` says the type
@@ -143,8 +143,8 @@ extension PresentationAPI {
         // A stream that includes the session opens with it as it stands, whatever the backlog:
         // a client resuming after a cut may have missed the last one. Queued as the array the
         // frame cache keeps, shared by every stream of the session at this revision, not copied;
-        // the backlog too, a run a revision, shared by every stream that missed it (`EventRuns`).
-        let missed = eventRuns.runs(of: session.id, backlog, write: EventStreamFrame.messages(for:))
+        // the backlog too, a run a revision, shared by every answer that sends it (`EventRuns`).
+        let missed = eventRuns.runs(of: session.id, backlog, as: .frames)
         stream.send(
             together: [.bytes(EventStreamFrame.opening + skipped)] + missed.map(HTTPStream.Message.shared)
                 + [.bytes(subscriber.sessionMessage(session) ?? [])])
@@ -172,18 +172,36 @@ extension PresentationAPI {
     }
 
     /// The events, and the session with them when `sessionJSON` is given (`include=session`).
-    private static func eventsResponse(_ events: [Event], _ session: Session, _ sessionJSON: SessionJSONCache?) -> HTTPResponse {
-        var writer = JSONWriter()
-        guard let sessionJSON else {
-            writer.write(events: events, revision: session.revision)
-            return .json(writer.bytes, revision: session.revision)
+    ///
+    /// Neither is copied into the answer: the events are sent as the runs `eventRuns` shares by
+    /// revision, the session from the cache. A kept history reaches megabytes, and an answer is
+    /// held until its client reads it: written into each, fifty reads that never read held 197 MB,
+    /// and a session of megabytes long-polled by hundreds of clients hundreds of megabytes more.
+    private func eventsResponse(_ events: [Event], _ session: Session, _ sessionJSON: SessionJSONCache?) -> HTTPResponse {
+        var writer = JSONWriter(capacity: 64)
+        writer.beginObject()
+        writer.key("revision")
+        writer.writeInt(session.revision)
+        writer.key("events")
+        writer.beginArray()
+        var runs = [writer.bytes.withUnsafeBufferPointer { SharedBytes(copying: $0) }]
+        for (index, run) in eventRuns.runs(of: session.id, events, as: .json).enumerated() {
+            if index > 0 { runs.append(JSONWriter.eventSeparator) }
+            runs.append(run)
         }
-        // The session is sent from the cache, not copied into each answer: a session of
-        // megabytes, long-polled by hundreds of clients (each answered at its change, and held
-        // until its client reads it), took a copy each, hundreds of megabytes.
-        writer.writeBeforeSession(events: events, revision: session.revision)
-        let head = writer.bytes.withUnsafeBufferPointer { SharedBytes(copying: $0) }
-        return .json([head, sessionJSON.json(for: session), JSONWriter.sessionTail], revision: session.revision)
+        assert(
+            runs.flatMap(\.bytes) + JSONWriter.eventsTail.bytes == Self.written(events, revision: session.revision),
+            "the events answer is not the written one")
+        guard let sessionJSON else { return .json(runs + [JSONWriter.eventsTail], revision: session.revision) }
+        return .json(
+            runs + [JSONWriter.sessionHead, sessionJSON.json(for: session), JSONWriter.sessionTail], revision: session.revision)
+    }
+
+    /// The events answer without the session written whole, as debug builds check the shared one against.
+    private static func written(_ events: [Event], revision: Int) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.write(events: events, revision: revision)
+        return writer.bytes
     }
 
     private static func statusResponse(_ outcome: PresentationOutcome, _ session: Session) -> HTTPResponse {
