@@ -52,28 +52,39 @@ extension JSONWriter {
         endObject()
     }
 
-    /// `{"revision": N, "events": [...]}`, the answer of `GET …/events`, written whole; answers
-    /// send it in runs (`PresentationAPI.eventsResponse`), with `"session"` after the events
-    /// when asked (the session's JSON as `GET /v1/sessions/{id}` answers it).
+    /// `{"revision": N, "events": [...]}`, the answer of `GET …/events`; with `"session"` after
+    /// the events when asked (the session's JSON as `GET /v1/sessions/{id}` answers it), sent
+    /// from the cache after `writeOpening`. A large one is sent in runs
+    /// (`PresentationAPI.eventsResponse`).
     mutating func write(events: [Event], revision: Int) {
+        writeOpening(events: events, revision: revision)
+        endObject()
+    }
+
+    /// `{"revision": N, "events": [...]`: an events answer up to where its session would go.
+    mutating func writeOpening(events: [Event], revision: Int) {
+        writeRunsHead(revision: revision)
+        for event in events { write(event: event) }
+        endArray()
+    }
+
+    /// `{"revision": N, "events": [`: what comes before the first event.
+    mutating func writeRunsHead(revision: Int) {
         beginObject()
         key("revision")
         writeInt(revision)
         key("events")
         beginArray()
-        for event in events { write(event: event) }
-        endArray()
-        endObject()
     }
 
     /// What closes an events answer after the session's JSON.
     static let sessionTail = shared("}")
+    /// What opens the session after the events (`writeOpening`).
+    static let sessionKey = shared(#","session":"#)
     /// What goes between two revisions' events in an answer (`EventRuns`).
     static let eventSeparator = shared(",")
-    /// What closes an events answer's array and opens its session.
-    static let sessionHead = shared(#"],"session":"#)
-    /// What closes an events answer without the session.
-    static let eventsTail = shared("]}")
+    /// What closes an events answer's array.
+    static let eventsEnd = shared("]")
 
     private static func shared(_ text: String) -> SharedBytes {
         Array(text.utf8).withUnsafeBufferPointer { SharedBytes(copying: $0) }

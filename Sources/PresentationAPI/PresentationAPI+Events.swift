@@ -173,36 +173,43 @@ extension PresentationAPI {
 
     /// The events, and the session with them when `sessionJSON` is given (`include=session`).
     ///
-    /// Neither is copied into the answer: the events are sent as the runs `eventRuns` shares by
-    /// revision, the session from the cache. A kept history reaches megabytes, and an answer is
-    /// held until its client reads it: written into each, fifty reads that never read held 197 MB,
-    /// and a session of megabytes long-polled by hundreds of clients hundreds of megabytes more.
+    /// The session is never copied into the answer: it is sent from the cache. Nor are events
+    /// past `sharedEventsFrom` bytes: they are sent as the runs `eventRuns` shares by revision.
+    /// A kept history reaches megabytes, and an answer is held until its client reads it:
+    /// written into each, fifty reads that never read held 197 MB, and a session of megabytes
+    /// long-polled by hundreds of clients hundreds of megabytes more.
     private func eventsResponse(_ events: [Event], _ session: Session, _ sessionJSON: SessionJSONCache?) -> HTTPResponse {
-        var writer = JSONWriter(capacity: 64)
-        writer.beginObject()
-        writer.key("revision")
-        writer.writeInt(session.revision)
-        writer.key("events")
-        writer.beginArray()
-        var runs = [writer.bytes.withUnsafeBufferPointer { SharedBytes(copying: $0) }]
-        for (index, run) in eventRuns.runs(of: session.id, events, as: .json).enumerated() {
-            if index > 0 { runs.append(JSONWriter.eventSeparator) }
-            runs.append(run)
+        var writer = JSONWriter()
+        writer.writeOpening(events: events, revision: session.revision)
+        var pieces: [SharedBytes]
+        if writer.written < Self.sharedEventsFrom {
+            // Most answers: a change's few events, or none at a long poll's timeout.
+            if sessionJSON == nil {
+                writer.endObject()
+                return .json(writer.bytes, revision: session.revision)
+            }
+            pieces = [writer.withWrittenBytes { SharedBytes(copying: $0) }]
+        } else {
+            var head = JSONWriter(capacity: 64)
+            head.writeRunsHead(revision: session.revision)
+            pieces = [head.withWrittenBytes { SharedBytes(copying: $0) }]
+            for (index, run) in eventRuns.runs(of: session.id, events, as: .json).enumerated() {
+                if index > 0 { pieces.append(JSONWriter.eventSeparator) }
+                pieces.append(run)
+            }
+            pieces.append(JSONWriter.eventsEnd)
+            assert(pieces.flatMap(\.bytes) == writer.bytes, "the events answer in runs is not the one written whole")
         }
-        assert(
-            runs.flatMap(\.bytes) + JSONWriter.eventsTail.bytes == Self.written(events, revision: session.revision),
-            "the events answer is not the written one")
-        guard let sessionJSON else { return .json(runs + [JSONWriter.eventsTail], revision: session.revision) }
+        guard let sessionJSON else { return .json(pieces + [JSONWriter.sessionTail], revision: session.revision) }
         return .json(
-            runs + [JSONWriter.sessionHead, sessionJSON.json(for: session), JSONWriter.sessionTail], revision: session.revision)
+            pieces + [JSONWriter.sessionKey, sessionJSON.json(for: session), JSONWriter.sessionTail], revision: session.revision)
     }
 
-    /// The events answer without the session written whole, as debug builds check the shared one against.
-    private static func written(_ events: [Event], revision: Int) -> [UInt8] {
-        var writer = JSONWriter()
-        writer.write(events: events, revision: revision)
-        return writer.bytes
-    }
+    /// The bytes of events past which an answer sends them in runs shared by revision rather
+    /// than written into it. Below it the kernel's socket buffer takes the whole answer at once,
+    /// so sharing it would save nothing, and one block is one send where runs cost a lookup
+    /// under one lock, a run a revision and more pieces to send.
+    static let sharedEventsFrom = 64 << 10
 
     private static func statusResponse(_ outcome: PresentationOutcome, _ session: Session) -> HTTPResponse {
         var writer = JSONWriter(capacity: 256)
