@@ -1,7 +1,6 @@
 import JSON
 import MicroHTTP
 import Presentation
-import Synchronization
 
 /// Each revision's events as answers send them, by session, revision and form, so that every
 /// answer sending a revision sends the same bytes rather than a copy each.
@@ -12,9 +11,9 @@ import Synchronization
 /// answer, fifty streams that resumed a 4 MB history and never read held fifty copies, 215 MB,
 /// and fifty such reads 197 MB. A revision's events never change, so their bytes are the same in
 /// every answer, whatever revision each starts after; by revision, not by the span an answer
-/// asks for, so that answers starting from different revisions share them too. Held weakly, as
-/// `ExportDocuments` holds its documents: a revision's run is kept only while some answer still
-/// sends it, so an idle session costs nothing here.
+/// asks for, so that answers starting from different revisions share them too. Held weakly
+/// (`SharedRuns`): a revision's run is kept only while some answer still sends it, so an idle
+/// session costs nothing here.
 final class EventRuns: Sendable {
     /// How a run holds a revision's events.
     enum Form: Hashable {
@@ -30,19 +29,7 @@ final class EventRuns: Sendable {
         let form: Form
     }
 
-    private struct Entry {
-        weak var run: SharedBytes?
-    }
-
-    private struct State {
-        var entries: [Key: Entry] = [:]
-        /// The count at which entries whose run is gone are dropped; doubles with the live
-        /// ones, so that dropping them costs O(1) a run, amortised.
-        var sweepAt = State.minimumSweep
-        static let minimumSweep = 256
-    }
-
-    private let state = Mutex(State())
+    private let kept = SharedRuns<Key>()
 
     /// `events` (of `session`, oldest first) as one run for each revision among them, in `form`:
     /// the one an answer still holds, if any, else one written afresh.
@@ -54,30 +41,15 @@ final class EventRuns: Sendable {
             spans.append((Key(session: session, revision: events[index].revision, form: form), events[start...index]))
             start = index + 1
         }
-        var runs = state.withLock { state in spans.map { state.entries[$0.key]?.run } }
+        var runs = kept.runs(for: spans.map(\.key))
         // Written outside the lock: a revision may hold a megabyte of states and results.
-        var written: [(index: Int, run: SharedBytes)] = []
+        var written: [(key: Key, run: SharedBytes)] = []
+        var writtenAt: [Int] = []
         for (index, span) in spans.enumerated() where runs[index] == nil {
-            written.append((index, Self.write(Array(span.events), as: form).withUnsafeBufferPointer { SharedBytes(copying: $0) }))
+            written.append((span.key, Self.write(Array(span.events), as: form).withUnsafeBufferPointer { SharedBytes(copying: $0) }))
+            writtenAt.append(index)
         }
-        if !written.isEmpty {
-            state.withLock { state in
-                // Another stream may have written a revision meanwhile: the first kept is sent by both.
-                for (index, run) in written {
-                    let key = spans[index].key
-                    if let other = state.entries[key]?.run {
-                        runs[index] = other
-                    } else {
-                        state.entries[key] = Entry(run: run)
-                        runs[index] = run
-                    }
-                }
-                if state.entries.count >= state.sweepAt {
-                    state.entries = state.entries.filter { $0.value.run != nil }
-                    state.sweepAt = max(State.minimumSweep, state.entries.count * 2)
-                }
-            }
-        }
+        for (index, run) in zip(writtenAt, kept.keep(written)) { runs[index] = run }
         // Every revision has its run by now.
         return runs.compactMap { $0 }
     }
@@ -96,5 +68,5 @@ final class EventRuns: Sendable {
     }
 
     /// The revisions with an entry, live or not: for tests of the sweep.
-    var entryCount: Int { state.withLock { $0.entries.count } }
+    var entryCount: Int { kept.entryCount }
 }
