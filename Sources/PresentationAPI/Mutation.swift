@@ -37,8 +37,15 @@ final class Mutation: Sendable {
         case applied(Session, PresentationID?)
         /// Applied in place, and answered there and then.
         case answered(HTTPResponse)
-        case recorded(RecordedReply)
-        case replayed(RecordedReply)
+        /// The answer of a keyed change, recorded in the session under the key, or found there.
+        case recorded(RecordedReply, Replay)
+        case replayed(RecordedReply, Replay)
+    }
+
+    /// Where a recorded answer is kept: what names it among the answers being sent.
+    struct Replay: Sendable {
+        let session: SessionID
+        let key: String
     }
 
     private enum Reply {
@@ -105,7 +112,7 @@ final class Mutation: Sendable {
         guard session.tokenDigest.matches(token) else { throw APIError.unauthorized }
         if let key, let previous = session.replies.reply(for: key) {
             guard fingerprint.matches(previous.fingerprint) else { throw APIError.idempotencyKeyReused }
-            return keep(.replayed(previous))
+            return keep(.replayed(previous, Replay(session: session.id, key: key)))
         }
         if let expected, let revisions = expected, !revisions.contains(session.revision) {
             throw PresentationError.revisionMismatch(current: session.revision)
@@ -125,7 +132,7 @@ final class Mutation: Sendable {
         writer.write(session: session, presented: change.presented)
         let reply = RecordedReply(fingerprint: fingerprint.recorded, status: 200, body: writer.bytes, revision: session.revision)
         session.replies.record(reply, for: key, keeping: limits.repliesKept, bytes: limits.replyBytesKept)
-        keep(.recorded(reply))
+        keep(.recorded(reply, Replay(session: session.id, key: key)))
     }
 
     /// A batch's steps applied as one change. The domain reports a failing step by its index

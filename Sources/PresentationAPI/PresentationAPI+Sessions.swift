@@ -226,11 +226,14 @@ extension PresentationAPI {
             return answer(applied: session, presented, preference, edit)
         case .answered(let response):
             return response
-        case .recorded(let reply), .replayed(let reply):
-            // A recorded answer is always the whole session, so that each retry may prefer either.
+        case .recorded(let reply, let replay), .replayed(let reply, let replay):
+            // A recorded answer is always the whole session, so that each retry may prefer
+            // either; the whole is sent as one copy shared by every retry of the change.
             let summary = preference == .minimal ? Self.summary(ofRecorded: reply.body) : nil
             var response = HTTPResponse.json(
-                summary ?? reply.body, status: HTTPStatus(rawValue: reply.status), revision: reply.revision)
+                body: summary.map(HTTPResponse.Body.bytes)
+                    ?? .shared(replayedAnswers.body(of: reply, for: replay.key, in: replay.session)),
+                status: HTTPStatus(rawValue: reply.status), revision: reply.revision)
             if case .replayed = outcome { response.headers.set("Idempotent-Replayed", "true") }
             return summary == nil ? response : Self.minimal(response)
         }

@@ -35,6 +35,8 @@ public final class PresentationAPI: HTTPHandler {
     let eventRuns = EventRuns()
     /// Export documents being sent, shared by every export of their revision.
     let exports = ExportDocuments()
+    /// Recorded answers of keyed changes being sent, shared by every retry of their change.
+    let replayedAnswers = ReplayedAnswers()
     let staticFiles: StaticFiles?
     let metrics = RequestMetrics()
     private let draining = Atomic<Bool>(false)
@@ -267,7 +269,7 @@ extension HTTPResponse {
             body: .bytes(body))
     }
 
-    private static func json(body: Body, status: HTTPStatus, revision: Int?) -> HTTPResponse {
+    static func json(body: Body, status: HTTPStatus, revision: Int?) -> HTTPResponse {
         // One array literal, allocated once: nearly every answer comes through here.
         let fields = revision.map { [jsonType, noStore, (name: "ETag", value: ETag.value(for: $0))] } ?? [jsonType, noStore]
         return HTTPResponse(status: status, headers: HTTPHeaders(fields: fields), body: body)
