@@ -32,15 +32,7 @@ struct ExportCopyTests {
             try export.write("GET", session.route("export"), headers: [("Authorization", "Bearer \(session.token)")])
             exports.append(export)
         }
-        // Answered once the server stops growing: its resident size unchanged for a second.
-        var after = try ProcessFootprint(of: server.process.processIdentifier)
-        let settled = try eventually(within: 30) {
-            Thread.sleep(forTimeInterval: 1)
-            let now = try ProcessFootprint(of: server.process.processIdentifier)
-            defer { after = now }
-            return abs(now.residentKiB - after.residentKiB) < 1 << 10
-        }
-        #expect(settled)
+        let after = try #require(try ProcessFootprint.settled(of: server.process.processIdentifier))
         let grownKiB = after.residentKiB - before.residentKiB
         // The kernel takes a few MB of each answer; a copy each would leave over 200 MB with us.
         #expect(grownKiB < 64 << 10, "grew \(grownKiB) KiB: \(before) → \(after)")

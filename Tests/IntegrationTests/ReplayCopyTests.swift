@@ -39,15 +39,7 @@ struct ReplayCopyTests {
                 body: Array(#"{"state":"done"}"#.utf8))
             retries.append(retry)
         }
-        // Answered once the server stops growing: its resident size unchanged for a second.
-        var after = try ProcessFootprint(of: server.process.processIdentifier)
-        let settled = try eventually(within: 30) {
-            Thread.sleep(forTimeInterval: 1)
-            let now = try ProcessFootprint(of: server.process.processIdentifier)
-            defer { after = now }
-            return abs(now.residentKiB - after.residentKiB) < 1 << 10
-        }
-        #expect(settled)
+        let after = try #require(try ProcessFootprint.settled(of: server.process.processIdentifier))
         let grownKiB = after.residentKiB - before.residentKiB
         // A copy each would be 150 MB and more.
         #expect(grownKiB < 48 << 10, "grew \(grownKiB) KiB: \(before) → \(after)")

@@ -46,14 +46,7 @@ struct StreamBacklogCopyTests {
                 ])
             streams.append(stream)
         }
-        var after = try ProcessFootprint(of: server.process.processIdentifier)
-        let settled = try eventually(within: 30) {
-            Thread.sleep(forTimeInterval: 1)
-            let now = try ProcessFootprint(of: server.process.processIdentifier)
-            defer { after = now }
-            return abs(now.residentKiB - after.residentKiB) < 1 << 10
-        }
-        #expect(settled)
+        let after = try #require(try ProcessFootprint.settled(of: server.process.processIdentifier))
         let grownKiB = after.residentKiB - before.residentKiB
         // A copy each would be 200 MB and more.
         #expect(grownKiB < 48 << 10, "grew \(grownKiB) KiB: \(before) → \(after)")

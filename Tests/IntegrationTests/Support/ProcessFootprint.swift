@@ -21,6 +21,23 @@ struct ProcessFootprint: Equatable, CustomStringConvertible {
     }
 
     var description: String { "\(descriptors) fds, \(threads) threads, \(residentKiB) KiB resident" }
+
+    /// The process once its resident size has stopped moving (by under 1 MiB over a second),
+    /// for tests that bound what requests made it grow by; nil if it is still moving after
+    /// `patience` seconds. A fixed pause would read too early on a loaded machine.
+    static func settled(of pid: Int32, within patience: Double = 30) throws -> ProcessFootprint? {
+        var last = try ProcessFootprint(of: pid)
+        var settled: ProcessFootprint?
+        _ = try eventually(within: patience) {
+            Thread.sleep(forTimeInterval: 1)
+            let now = try ProcessFootprint(of: pid)
+            defer { last = now }
+            guard abs(now.residentKiB - last.residentKiB) < 1 << 10 else { return false }
+            settled = now
+            return true
+        }
+        return settled
+    }
 }
 
 extension HTTPConnection {
