@@ -14,20 +14,7 @@ struct EventListingCopyTests {
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
         let port = UInt16(try server.port())
         let client = try HTTPConnection(port: port)
-        let session = try client.createSession()
-        // Sixteen states of 240 KB: the history keeps what --max-session-bytes (4 MiB) allows.
-        let blob = String(repeating: "x", count: 240_000)
-        for index in 0..<20 {
-            let answer = try client.post(
-                "set-state", to: session, json: ["state": "s\(index)", "params": ["blob": blob]],
-                headers: [("Prefer", "return=minimal")])
-            #expect(answer.status == 200)
-        }
-        let expired = try client.get(session.route("events?after=0"), token: session.token)
-        let oldest = try #require(try expired.json()["oldest"] as? Int)
-        let kept = try client.get(session.route("events?after=\(oldest)"), token: session.token)
-        #expect(kept.status == 200)
-        #expect(kept.body.count > 3_500_000)
+        let (session, oldest, kept) = try client.sessionWithLargeHistory()
         Thread.sleep(forTimeInterval: 0.5)
         let before = try ProcessFootprint(of: server.process.processIdentifier)
 
