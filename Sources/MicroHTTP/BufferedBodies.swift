@@ -36,8 +36,13 @@ public final class BufferedBodies: Sendable {
     func reserve(_ count: Int) -> Bool {
         guard held.add(count, ordering: .relaxed).newValue > limit else { return true }
         held.subtract(count, ordering: .relaxed)
-        refused.add(1, ordering: .relaxed)
         return false
+    }
+
+    /// Counts a request answered 503 `body_buffer_full`: counted when answered, not when a
+    /// chunk found no room, since such a body may still prove too large (413) or never end.
+    func countRefusal() {
+        refused.add(1, ordering: .relaxed)
     }
 
     /// Gives back `count` bytes `reserve` counted.

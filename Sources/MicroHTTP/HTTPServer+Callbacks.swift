@@ -179,6 +179,7 @@ func handleAccess(
         let refusal: HTTPRefusal =
             request.bodyTooLarge
             ? .bodyTooLarge(limit: daemon.maxBodyBytes) : .bodyBufferFull(limit: daemon.bufferedBodies.limit)
+        if !request.bodyTooLarge { daemon.bufferedBodies.countRefusal() }
         let response = daemon.handler.response(for: refusal, requestHeaders: headers(of: connection))
         return queue(response, for: request, on: connection, daemon: daemon)
     }

@@ -115,7 +115,8 @@ struct BufferedBodiesTests {
         let rest = whole.dropFirst(40_000)
         try holder.writeRaw(Array("\(String(rest.count, radix: 16))\r\n".utf8) + rest + Array("\r\n0\r\n\r\n".utf8))
         try holder.readResponse(to: "POST").expectSession(revision: 2)
-        #expect(try Self.held(client) == (0, 2))
+        // The 413 is not counted among the bodies answered 503 (docs/api.md).
+        #expect(try Self.held(client) == (0, 1))
         try client.post(session.route("push"), bytes: Self.push(bytes: 30_000), token: session.token).expectSession(revision: 3)
         #expect(try server.terminate() == 0)
     }

@@ -4,19 +4,21 @@ import Testing
 
 @Suite("Counting request bodies held at once")
 struct BufferedBodiesCountTests {
-    @Test("Bytes fit up to the limit exactly; past it nothing is counted but the refusal")
+    @Test("Bytes fit up to the limit exactly; past them nothing is counted, and refusals only once answered")
     func upToTheLimit() {
         let bodies = BufferedBodies(limit: 100)
         #expect(bodies.reserve(60))
         #expect(bodies.reserve(40))
         #expect(bodies.counts == (100, 0))
         #expect(!bodies.reserve(1))
+        #expect(bodies.counts == (100, 0))
+        bodies.countRefusal()
         #expect(bodies.counts == (100, 1))
         bodies.release(40)
         #expect(!bodies.reserve(41))
         #expect(bodies.reserve(40))
         bodies.release(100)
-        #expect(bodies.counts == (0, 2))
+        #expect(bodies.counts == (0, 1))
     }
 
     @Test("Threads reserving at once never hold more than the limit, and give back all they took")
