@@ -147,7 +147,12 @@ final class FailingDisk: Sendable {
     func startExpectingRefusal() throws -> (server: ServerProcess, exited: Bool) {
         let (server, exited) = try ServerProcess.startOrExit(
             arguments: ["--port", "0", "--storage", "sqlite", "--data-dir", dataDirectory], environment: environment)
-        if !exited { kill(server.process.processIdentifier, SIGKILL) }
+        if !exited {
+            kill(server.process.processIdentifier, SIGKILL)
+            // Reaped before the caller reads `terminationStatus`, which traps (ending the whole
+            // test process) on a process still running.
+            server.process.waitUntilExit()
+        }
         return (server, exited)
     }
 

@@ -43,7 +43,16 @@ final class PreloadedLibrary: Sendable {
 
     /// The environment that loads the library into the server, with `more`. The sanitizers'
     /// builds link their runtime statically, so another library ahead of libc is allowed.
+    ///
+    /// `LD_PRELOAD` names the library alone and `LD_LIBRARY_PATH` its directory: the loader
+    /// splits `LD_PRELOAD` at spaces, so a full path under a TMPDIR with one in it
+    /// (`/tmp/x y/...`) was preloaded as `/tmp/x` and `y/...`, never loaded, and every failure
+    /// the library brings about silently did not happen. `LD_LIBRARY_PATH` is split at colons only.
     func environment(_ more: [String: String]) -> [String: String] {
-        more.merging(["LD_PRELOAD": path, "ASAN_OPTIONS": "verify_asan_link_order=0"]) { $1 }
+        let inherited = ProcessInfo.processInfo.environment["LD_LIBRARY_PATH"].map { ":" + $0 } ?? ""
+        return more.merging([
+            "LD_PRELOAD": URL(fileURLWithPath: path).lastPathComponent, "LD_LIBRARY_PATH": directory + inherited,
+            "ASAN_OPTIONS": "verify_asan_link_order=0",
+        ]) { $1 }
     }
 }
