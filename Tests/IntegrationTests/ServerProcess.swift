@@ -59,6 +59,17 @@ final class ServerProcess {
         return names
     }()
 
+    /// This process's environment without the server's variables, storage in memory, then
+    /// `environment`: what every server a test starts gets.
+    static func environment(_ environment: [String: String]) -> [String: String] {
+        var merged = ProcessInfo.processInfo.environment
+        for name in serverVariables { merged.removeValue(forKey: name) }
+        // Never a database in the working directory (the repository): durable tests pass their own.
+        merged["STORAGE"] = "memory"
+        merged.merge(environment) { $1 }
+        return merged
+    }
+
     /// Runs to completion (for --help and bad options).
     static func run(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
         let server = ServerProcess()
@@ -129,12 +140,7 @@ final class ServerProcess {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
             process.arguments = through + [Self.executable.path] + arguments
         }
-        var merged = ProcessInfo.processInfo.environment
-        for name in Self.serverVariables { merged.removeValue(forKey: name) }
-        // Never a database in the working directory (the repository): durable tests pass their own.
-        merged["STORAGE"] = "memory"
-        merged.merge(environment) { $1 }
-        process.environment = merged
+        process.environment = Self.environment(environment)
         process.standardOutput = stdout
         process.standardError = stderr
         try Self.runUnmasked(process)

@@ -48,6 +48,9 @@ final class DataDirectory {
         let process = Process()
         process.executableURL = ServerProcess.executable
         process.arguments = ["--port", "0", "--storage", "sqlite", "--data-dir", path, "--access-log", "off"] + extra
+        // Without the server's variables, as `ServerProcess` starts it: HOST=<hostname> (tcsh
+        // exports one) had the server refuse the variable, not the damaged directory.
+        process.environment = ServerProcess.environment([:])
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
