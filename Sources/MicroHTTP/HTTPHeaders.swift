@@ -199,11 +199,20 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 
     /// Adds each of `defaults`' fields that this has none of. `Vary` is a list each part of a
-    /// server adds its own reasons to (RFC 9110 12.5.5): it is added whatever is there, as a
-    /// line of its own, which means the same as one line joining both.
+    /// server adds its own reasons to (RFC 9110 12.5.5): its members are added as a line of
+    /// their own (which means the same as one line joining both), those it does not name yet.
+    /// A CORS preflight's answer named `Origin` itself, and got it a second time this way.
     public mutating func addAbsent(_ defaults: HTTPHeaders) {
-        for field in defaults where field.name.caseInsensitiveEquals("Vary") || self[field.name] == nil {
-            add(field.name, field.value)
+        for field in defaults {
+            if field.name.caseInsensitiveEquals("Vary") {
+                let named = values(field.name).flatMap { $0.split(separator: ",") }.map { String($0.trimmingSpaces) }
+                let missing = field.value.split(separator: ",").map { String($0.trimmingSpaces) }.filter { member in
+                    !named.contains { $0.caseInsensitiveEquals(member) }
+                }
+                if !missing.isEmpty { add(field.name, missing.joined(separator: ", ")) }
+            } else if self[field.name] == nil {
+                add(field.name, field.value)
+            }
         }
     }
 

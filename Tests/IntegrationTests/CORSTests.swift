@@ -43,6 +43,8 @@ struct CORSTests {
             let headers = answer.header("Access-Control-Allow-Headers")?.lowercased() ?? ""
             #expect(headers.contains("authorization") && headers.contains("content-type") && headers.contains("if-match"))
             #expect(answer.header("Access-Control-Allow-Credentials") == nil)
+            // Once: the preflight's own headers name it, and the answer's defaults did again.
+            #expect(answer.list("Vary") == ["origin"])
             let origin = [("Origin", Self.allowed)]
             let read = try client.get(session.route(), token: session.token, headers: origin)
             #expect(read.header("Access-Control-Allow-Origin") == Self.allowed)

@@ -5,6 +5,19 @@ import Testing
 
 @Suite("Header fields")
 struct HTTPHeadersTests {
+    @Test("Adding absent fields adds the members of Vary not named yet, once, and other fields only when absent")
+    func addAbsentMergesVary() {
+        var headers: HTTPHeaders = ["Vary": "Origin", "ETag": "\"1\""]
+        headers.addAbsent(["vary": "origin", "ETag": "\"2\"", "Cache-Control": "no-store"])
+        #expect(headers.values("Vary") == ["Origin"])
+        #expect(headers.values("ETag") == ["\"1\""])
+        #expect(headers["Cache-Control"] == "no-store")
+        headers.addAbsent(["Vary": "Accept, Origin"])
+        #expect(headers.values("Vary") == ["Origin", "Accept"])
+        headers.addAbsent(["Vary": "accept"])
+        #expect(headers.values("Vary") == ["Origin", "Accept"])
+    }
+
     @Test("set replaces every field of that name, in any case, and keeps the others in order")
     func setReplaces() {
         var headers: HTTPHeaders = ["Content-Type": "application/json", "Vary": "Origin", "ETag": "\"1\""]
