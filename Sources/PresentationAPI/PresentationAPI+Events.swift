@@ -143,11 +143,15 @@ extension PresentationAPI {
         // A stream that includes the session opens with it as it stands, whatever the backlog:
         // a client resuming after a cut may have missed the last one. Queued as the array the
         // frame cache keeps, shared by every stream of the session at this revision, not copied;
-        // the backlog too, a run a revision, shared by every answer that sends it (`EventRuns`).
-        let missed = eventRuns.runs(of: session.id, backlog, as: .frames)
-        stream.send(
-            together: [.bytes(EventStreamFrame.opening + skipped)] + missed.map(HTTPStream.Message.shared)
-                + [.bytes(subscriber.sessionMessage(session) ?? [])])
+        // a large backlog too, a run a revision, shared by every answer that sends it
+        // (`EventRuns`), by the rule an events read follows (`sharedEventsFrom`).
+        let frames = EventStreamFrame.messages(for: backlog)
+        let missed: [HTTPStream.Message] =
+            frames.count < Self.sharedEventsFrom
+            ? [.bytes(EventStreamFrame.opening + skipped + frames)]
+            : [.bytes(EventStreamFrame.opening + skipped)]
+                + eventRuns.runs(of: session.id, backlog, as: .frames).map(HTTPStream.Message.shared)
+        stream.send(together: missed + [.bytes(subscriber.sessionMessage(session) ?? [])])
         guard let watch = store.watch(session.id, { change in subscriber.handle(change) }) else {
             throw PresentationError.sessionNotFound
         }
@@ -205,10 +209,10 @@ extension PresentationAPI {
             pieces + [JSONWriter.sessionKey, sessionJSON.json(for: session), JSONWriter.sessionTail], revision: session.revision)
     }
 
-    /// The bytes of events past which an answer sends them in runs shared by revision rather
-    /// than written into it. Below it the kernel's socket buffer takes the whole answer at once,
-    /// so sharing it would save nothing, and one block is one send where runs cost a lookup
-    /// under one lock, a run a revision and more pieces to send.
+    /// The bytes of events past which an answer (or a resumed stream's backlog) sends them in
+    /// runs shared by revision rather than written into it. Below it the kernel's socket
+    /// buffer takes the whole answer at once, so sharing it would save nothing, and one block
+    /// is one send where runs cost a lookup under one lock, a run a revision and more pieces.
     static let sharedEventsFrom = 64 << 10
 
     private static func statusResponse(_ outcome: PresentationOutcome, _ session: Session) -> HTTPResponse {
