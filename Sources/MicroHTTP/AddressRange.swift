@@ -13,7 +13,7 @@ public struct AddressRange: Hashable, Sendable, CustomStringConvertible {
         let width = address.isIPv4 ? 32 : 128
         var bits = width
         if parts.count == 2 {
-            guard parts[1].allSatisfy({ $0.isASCII && $0.isNumber }), let given = Int(parts[1]), given <= width else { return nil }
+            guard let given = Int(decimalDigits: parts[1]), given <= width else { return nil }
             bits = given
         }
         let prefixBits = bits + (address.isIPv4 ? 96 : 0)

@@ -73,7 +73,7 @@ public struct ClientAddress: Hashable, Sendable, CustomStringConvertible {
     private static func isPort(_ text: Substring) -> Bool {
         guard text.first == ":" else { return false }
         let digits = text.dropFirst()
-        guard (1...5).contains(digits.count), digits.allSatisfy({ $0.isASCII && $0.isNumber }), let port = Int(digits) else {
+        guard (1...5).contains(digits.count), let port = Int(decimalDigits: digits) else {
             return false
         }
         return port <= 65535

@@ -61,7 +61,7 @@ extension PresentationAPI {
     /// `Last-Event-ID`, the revision an event stream resumes after; nil without one.
     private static func lastEventID(_ request: HTTPRequest) throws(APIError) -> Int? {
         guard let lastEventID = request.headers["Last-Event-ID"] else { return nil }
-        guard let revision = Int(lastEventID.trimmingSpaces), revision >= 0 else {
+        guard let revision = Int(decimalDigits: lastEventID.trimmingSpaces) else {
             throw .invalidHeader(name: "Last-Event-ID", reason: "expected a revision")
         }
         return revision

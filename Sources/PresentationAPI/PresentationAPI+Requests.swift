@@ -126,7 +126,7 @@ extension PresentationAPI {
     /// An integer query argument within `range`, or nil when absent.
     func integerQuery(_ name: String, _ request: HTTPRequest, in range: ClosedRange<Int>) throws(APIError) -> Int? {
         guard request.hasQuery(name) else { return nil }
-        guard let raw = request.queryValue(name), let value = Int(raw), range.contains(value) else {
+        guard let raw = request.queryValue(name), let value = Int(decimalDigits: raw), range.contains(value) else {
             throw .invalidQuery(name: name, reason: "expected a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value

@@ -114,6 +114,7 @@ struct AdminTests {
             #expect(pages == 3)
             #expect(seen == created.sorted())
             try client.get("/v1/sessions?limit=0", token: Self.secret).expectProblem(400, "invalid_query")
+            try client.get("/v1/sessions?limit=%2B2", token: Self.secret).expectProblem(400, "invalid_query")
             try client.get("/v1/sessions?after=%20", token: Self.secret).expectProblem(400, "invalid_query")
         }
     }

@@ -215,6 +215,9 @@ struct ErrorTests {
         ErrorCase(
             "after that is not a number", method: "GET", route: "events?after=abc", status: 400, code: "invalid_query"),
         ErrorCase("a negative after", method: "GET", route: "events?after=-1", status: 400, code: "invalid_query"),
+        // A sign, even one that keeps the number's value, is not a whole number's spelling.
+        ErrorCase("an after with a plus sign", method: "GET", route: "events?after=%2B0", status: 400, code: "invalid_query"),
+        ErrorCase("a wait of minus zero", method: "GET", route: "events?wait=-0", status: 400, code: "invalid_query"),
         ErrorCase(
             "a wait past 60 seconds", method: "GET", route: "events?after=1&wait=61", status: 400, code: "invalid_query"
         ),
@@ -240,6 +243,10 @@ struct ErrorTests {
         ErrorCase(
             "an unreadable Last-Event-ID", method: "GET", route: "events",
             headers: [("Accept", "text/event-stream"), ("Last-Event-ID", "latest")], status: 400, code: "invalid_header"
+        ),
+        ErrorCase(
+            "a Last-Event-ID with a plus sign", method: "GET", route: "events",
+            headers: [("Accept", "text/event-stream"), ("Last-Event-ID", "+0")], status: 400, code: "invalid_header"
         ),
         ErrorCase(
             "a stale If-Match", setup: [("push", #"{"screen":"a"}"#)], route: "pop", body: "{}",
