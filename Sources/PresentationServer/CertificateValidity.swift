@@ -4,8 +4,8 @@
     import Foundation
 #endif
 
-/// When the server's certificate stops being usable: the `notAfter` of the first certificate
-/// in a PEM file (a chain lists the server's own first), read from its DER.
+/// When the server's certificate is usable: the `notBefore` and `notAfter` of the first
+/// certificate in a PEM file (a chain lists the server's own first), read from its DER.
 ///
 /// libmicrohttpd and GnuTLS take a certificate past its `notAfter` without a word: the server
 /// logged `listening` with `"scheme": "https"`, and every client that checks certificates then
@@ -15,21 +15,30 @@
 /// reads its files once), clients that do not check keep working, and a server that will not
 /// start is a harder outage than one whose handshakes some clients refuse. Only what is needed
 /// is read; a file this cannot read is left to GnuTLS to judge, as before.
+///
+/// A certificate not valid yet (issued on a machine whose clock runs ahead, or with a start
+/// date set for a rollover) is refused by the same clients in the same silence until its
+/// `notBefore`: it gets a warning of its own, for the same reasons.
 struct CertificateValidity {
     /// Seconds since the Unix epoch.
+    let notBefore: Int
     let notAfter: Int
     /// In ISO 8601 (`2026-11-26T21:33:06Z`), for the log.
+    let notBeforeText: String
     let notAfterText: String
 
     /// Nil when the file holds no certificate this can read.
     init?(pem: String) {
-        guard let der = Self.firstCertificate(in: pem), let (_, until) = Self.validity(in: der) else { return nil }
+        guard let der = Self.firstCertificate(in: pem), let (from, until) = Self.validity(in: der) else { return nil }
+        (notBefore, notBeforeText) = from
         (notAfter, notAfterText) = until
     }
 
-    /// Whether the certificate has expired at `now` (seconds since the epoch). One not valid yet
-    /// (issued on a machine whose clock runs ahead) becomes valid by itself: not told apart.
+    /// Whether the certificate has expired at `now` (seconds since the epoch).
     func hasExpired(at now: Int) -> Bool { now > notAfter }
+
+    /// Whether the certificate's validity has not begun at `now` (seconds since the epoch).
+    func isNotYetValid(at now: Int) -> Bool { now < notBefore }
 
     // MARK: PEM and DER
 

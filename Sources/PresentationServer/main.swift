@@ -117,8 +117,13 @@ Log.info(
 // GnuTLS serves an expired certificate without a word, and clients that check refuse every
 // handshake with nothing in this log to say why: say it here (CertificateValidity says why
 // this is not a refusal).
-if let certificate, certificate.hasExpired(at: Int(Date().timeIntervalSince1970)) {
-    Log.warning("tls_certificate_expired", [("tls_not_after", .string(certificate.notAfterText))])
+if let certificate {
+    let now = Int(Date().timeIntervalSince1970)
+    if certificate.hasExpired(at: now) {
+        Log.warning("tls_certificate_expired", [("tls_not_after", .string(certificate.notAfterText))])
+    } else if certificate.isNotYetValid(at: now) {
+        Log.warning("tls_certificate_not_yet_valid", [("tls_not_before", .string(certificate.notBeforeText))])
+    }
 }
 
 // A server that starts at its memory bound refuses every new session: say so where the
