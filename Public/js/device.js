@@ -214,6 +214,8 @@ export class DeviceView {
       presentation,
       canGoBack: index > 0,
       isPresentedRoot,
+      // The root stack's first screen has no one to hand a value back to: handBack can do nothing there.
+      canHandBack: index > 0 || Boolean(presentation),
       draft,
       previousResultRevision: element.dataset.resultRevision ? Number(element.dataset.resultRevision) : undefined,
       emitted,

@@ -9,7 +9,8 @@ export function list(ctx) {
   const items = Array.isArray(params(ctx).items) ? params(ctx).items : [];
   const rows = items.map((item) => {
     const target = item && typeof item.screen === 'string' ? item : null;
-    const handsBack = Boolean(object(item)) && 'result' in item;
+    // A row that hands back where nothing can take it would be a button that does nothing.
+    const handsBack = ctx.canHandBack && Boolean(object(item)) && 'result' in item;
     const onclick = target
       ? () => ctx.act.push({ screen: target.screen, title: target.title == null ? undefined : screenTitleFrom(target.title), params: object(target.params) ?? {} })
       : handsBack
@@ -46,10 +47,11 @@ export function choices(ctx) {
       ),
     );
   });
-  const done = () => (ctx.presentation ? ctx.act.dismiss(current === undefined ? undefined : current) : Promise.resolve());
+  const done = () => ctx.act.dismiss(current === undefined ? undefined : current);
   return {
     leading: [],
-    trailing: [barButton('Done', done, { kind: 'strong' })],
+    // Done closes the presentation; on the root stack there is none, and no Done.
+    trailing: ctx.presentation ? [barButton('Done', done, { kind: 'strong' })] : [],
     body: h('div', { class: 'list-screen' }, h('ul', { class: 'list', 'aria-label': screenTitle(ctx.screen) }, rows)),
   };
 }
@@ -101,9 +103,11 @@ export function form(ctx) {
     },
     resultBanner(ctx, () => null),
     drawn.map(({ element: field }) => field),
-    h('button', { type: 'submit', class: 'button button--primary' }, text(p.submit || 'Done')),
+    // Submitting hands the values back: where nothing can take them, there is no submit.
+    ctx.canHandBack ? h('button', { type: 'submit', class: 'button button--primary' }, text(p.submit || 'Done')) : null,
   );
-  return { trailing: [h('button', { type: 'submit', form: formID, class: 'bar-button bar-button--strong' }, text(p.submit || 'Done'))], body: element };
+  const trailing = ctx.canHandBack ? [h('button', { type: 'submit', form: formID, class: 'bar-button bar-button--strong' }, text(p.submit || 'Done'))] : [];
+  return { trailing, body: element };
 }
 
 /** A detail view: a heading, text, then every other param as a labelled value. */

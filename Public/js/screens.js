@@ -7,6 +7,7 @@ import { list, choices, form, detail, keyValue } from './generic-screens.js';
 /**
  * A template gets `ctx`:
  *   screen, index, stack, presentation (null on the root stack), canGoBack, isPresentedRoot,
+ *   canHandBack (false on the root stack's first screen: nothing is under it or presented it),
  *   draft (Map of form values the person had typed into this screen before a redraw),
  *   emitted (the last value this screen's presentation emitted while open, if any),
  *   act: {push(spec), pop(result?), present(style, spec, {navigation}), alert(alert),

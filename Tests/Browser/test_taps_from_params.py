@@ -5,6 +5,7 @@ is not a string, params that are not an object."""
 from selenium.webdriver.common.by import By
 
 from pages import click_text, css, open_session, top_screen, wait_until_shows
+from test_live import INBOX
 
 LONG_SUBJECT = 'Über ' * 120  # 720 bytes of UTF-8: past the 512 a screen's title may hold
 
@@ -33,3 +34,25 @@ def test_a_list_item_with_a_number_for_title_and_text_for_params_opens(browser, 
     pushed = tree['root']['path'][-1]
     assert (pushed['screen'], pushed['title'], pushed['params']) == ('detail', '42', {})
     assert not css(browser, '#notice').is_displayed()
+
+
+def test_a_root_screen_offers_no_tap_that_hands_back_to_nobody(browser, server, api):
+    # The root screen of the root stack has no one to hand a value back to: a list row with a
+    # `result`, a form's Done and a choices screen's Done were buttons all the same, and a tap
+    # on them sent nothing and said nothing.
+    for root in ({'screen': 'list', 'title': 'Root list', 'params': {'items': [{'title': 'Pick', 'result': {'x': 1}}]}},
+                 {'screen': 'form', 'title': 'Root form', 'params': {'fields': [{'name': 'n', 'label': 'Name'}]}},
+                 {'screen': 'choices', 'title': 'Root choices', 'params': {'options': [{'title': 'One', 'value': 1}]}}):
+        session = api.create(root)
+        open_session(browser, server.url, session)
+        wait_until_shows(browser, api, session, revision=1)
+        buttons = [b.text for b in top_screen(browser).find_elements(By.CSS_SELECTOR, 'button, [type=submit]')]
+        assert 'Pick' not in buttons and 'Done' not in buttons, (root['screen'], buttons)
+    # The same screens one step into a stack hand back with a pop, and keep their buttons.
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    api.op(session, 'push', {'screen': 'list', 'title': 'Pushed list', 'params': {'items': [{'title': 'Pick', 'result': {'x': 1}}]}})
+    wait_until_shows(browser, api, session, revision=2)
+    click_text(browser, 'Pick')
+    tree = wait_until_shows(browser, api, session, revision=3)
+    assert tree['root']['path'][-1]['result']['value'] == {'x': 1}
