@@ -47,7 +47,10 @@ export class Inspector {
     this.sending = false;
     /** Counts `clear()`s: a Send's answer is shown only in the session it was sent in. */
     this.generation = 0;
+    /** The JSON of each event in the log, to tell a repeat; only those still in it (see logEvent). */
     this.seen = new Set();
+    /** A log item -> its key in `seen`. */
+    this.keys = new WeakMap();
     this.summary = root.querySelector('#session-summary');
     this.tree = root.querySelector('#session-tree');
     this.log = root.querySelector('#event-log');
@@ -171,8 +174,15 @@ export class Inspector {
       h('span', { class: `event-type event-type--${event.type}` }, event.type),
       h('span', { class: 'event-text' }, describeEvent(event)),
     );
+    this.keys.set(item, key);
     this.log.prepend(item);
-    while (this.log.children.length > 200) this.log.lastElementChild.remove();
+    // An event's key goes with its item: kept for ever, every event's JSON (a result's whole
+    // value) stayed in memory, and a page left open on a busy session grew without bound.
+    // A repeat comes at once (history and stream overlapping), not 200 events later.
+    while (this.log.children.length > 200) {
+      this.seen.delete(this.keys.get(this.log.lastElementChild));
+      this.log.lastElementChild.remove();
+    }
   }
 
   logNote(text) {

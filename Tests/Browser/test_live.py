@@ -6,7 +6,7 @@ import time
 from selenium.webdriver.common.by import By
 
 from conftest import assert_clean, make_driver
-from harness import Proxy
+from harness import API, Proxy
 from pages import (css, open_session, server_state, shown_revision, visible_state, wait_for, wait_for_live,
                    wait_until_shows)
 
@@ -149,3 +149,35 @@ def test_a_replaced_token_ends_the_stream_for_good(browser, server, api):
         assert css(browser, 'body').get_attribute('data-connection') == 'offline'
     finally:
         proxy.close()
+
+
+def heap_used(driver):
+    """The page's JavaScript heap in use after a full collection, in bytes."""
+    driver.execute_cdp_cmd('HeapProfiler.enable', {})
+    driver.execute_cdp_cmd('HeapProfiler.collectGarbage', {})
+    return driver.execute_cdp_cmd('Runtime.getHeapUsage', {})['usedSize']
+
+
+def test_events_gone_from_the_log_are_not_kept_in_memory(browser, server_with):
+    # The log shows the last 200 events, but every event's JSON was kept for ever to tell a
+    # repeat: a page left open on a busy session grew without bound, by each result's bytes.
+    server = server_with()
+    api = API(server.url)
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    api.op(session, 'present', {'style': 'sheet', 'screen': 'detail', 'title': 'Streams'})
+    big = 'x' * 800_000
+    for index in range(12):
+        # One at a time, as the page draws them: a stream too far behind skips events.
+        api.op(session, 'emit', {'result': {'n': index, 'text': big}})
+        wait_for(browser, lambda d: shown_revision(d) == index + 3, timeout=10)
+    # Small changes push the big results out of the log (it keeps 200); a small result in place
+    # of the last big one first, so that each session the stream sends is small.
+    api.op(session, 'dismiss', {'result': {'done': True}})
+    for index in range(110):
+        api.op(session, 'push', {'screen': 'detail', 'title': f'{index}'})
+        api.op(session, 'pop', {})
+    wait_until_shows(browser, api, session, revision=235, timeout=15)
+    assert len(browser.find_elements(By.CSS_SELECTOR, '#event-log li')) == 200
+    used = heap_used(browser)
+    assert used < 5_000_000, f'{used} bytes of heap in use: the 9.6 MB of results gone from the log are still held'
