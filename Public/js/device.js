@@ -44,6 +44,12 @@ export class DeviceView {
     this.pushers = new Map();
     /** Screen id -> how its next change of state is shown (a `state-set` event's transition). */
     this.transitions = new Map();
+    /**
+     * Screen id -> what was typed into a screen a push covered (see readDraft). Its DOM is
+     * dropped and drawn anew when a pop shows it again: a compose screen left for Contacts came
+     * back empty but for the recipient picked there.
+     */
+    this.drafts = new Map();
     document.addEventListener('keydown', (event) => onKeyDown(this, event));
   }
 
@@ -53,6 +59,7 @@ export class DeviceView {
     this.topKey = null;
     this.paths.clear();
     this.pushers.clear();
+    this.drafts.clear();
     announce(this, null);
     this.container.replaceChildren(h('div', { class: 'device-empty' }, h('p', {}, message)));
   }
@@ -87,6 +94,9 @@ export class DeviceView {
       previous = element;
     });
     for (const element of existing.values()) leave(element, 'leave');
+    // A screen no longer in any stack (popped, replaced, dismissed with its presentation) will not be shown again.
+    const kept = new Set(wanted.flatMap((layer) => (layer.stack ? layer.stack.path.map((item) => item.id) : [])));
+    for (const id of [...this.drafts.keys()]) if (!kept.has(id)) this.drafts.delete(id);
     moveFocus(this, wanted, appeared, hadFocus);
     announceResult(this, before);
   }
@@ -174,6 +184,7 @@ export class DeviceView {
       // A push covers `current`: the control in it that has the focus (a tapped or pressed
       // row takes it) is what the focus returns to when a pop shows this screen again.
       if (direction === 'push' && current.contains(document.activeElement)) this.pushers.set(current.dataset.screen, elementKey(document.activeElement));
+      if (direction === 'push') this.drafts.set(current.dataset.screen, readDraft(current));
       screen = h('article', { class: 'screen', dataset: { screen: top.id, kind: top.screen } });
       this.fillScreen(screen, layer, index);
       if (direction === 'pop') element.insertBefore(screen, current);
@@ -198,10 +209,9 @@ export class DeviceView {
     const signature = JSON.stringify([screen, index, below && screenTitle(below), presentation && presentation.id, presentation && presentation.navigation, emitted]);
     if (element.dataset.signature === signature) return;
 
-    const draft = new Map();
-    for (const control of element.querySelectorAll('input[name], textarea[name], select[name]')) {
-      draft.set(control.name, control.type === 'checkbox' ? control.checked : control.value);
-    }
+    // A screen drawn anew after a pop gets back what was typed into it before the push.
+    const draft = element.dataset.signature === undefined && this.drafts.has(screen.id) ? this.drafts.get(screen.id) : readDraft(element);
+    this.drafts.delete(screen.id);
     // Redrawing replaces the elements: what had focus, and the openers of presentations
     // above this screen, are found again in the new ones by what they are.
     const focusedKey = element.contains(document.activeElement) ? elementKey(document.activeElement) : null;
@@ -310,4 +320,13 @@ export class DeviceView {
   layerElement(key) {
     return [...this.container.children].find((element) => element.dataset.layer === key && !element.classList.contains('is-leaving'));
   }
+}
+
+/** What was typed into a screen's fields, by name: kept across a redraw (and a push and pop). */
+function readDraft(element) {
+  const draft = new Map();
+  for (const control of element.querySelectorAll('input[name], textarea[name], select[name]')) {
+    draft.set(control.name, control.type === 'checkbox' ? control.checked : control.value);
+  }
+  return draft;
 }

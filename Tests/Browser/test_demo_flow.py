@@ -114,3 +114,24 @@ def test_the_messages_demo_end_to_end(moving_browser, server, api):
     logged = {int(item.get_attribute('data-revision')) for item in driver.find_elements(By.CSS_SELECTOR, '#event-log .event[data-revision]')}
     assert logged == set(range(1, tree['revision'] + 1))
     assert visible_state(driver) == server_state(tree)
+
+
+def test_a_draft_is_kept_while_a_recipient_is_chosen(browser, server, api):
+    # Type a message, then pick its recipient: Contacts is pushed over the compose screen and
+    # popped with the choice. The compose screen came back drawn anew, empty but for the
+    # recipient: what had been typed into it was gone.
+    browser.get(server.url + '/')
+    css(browser, '#start-demo').click()
+    wait_for(browser, lambda d: '#session=' in d.current_url)
+    session = session_from_url(browser)
+    wait_for_live(browser)
+    click_text(browser, 'Compose')
+    wait_until_shows(browser, api, session, revision=2)
+    css(browser, '[name="subject"]').send_keys('Found it')
+    css(browser, '[name="body"]').send_keys('The moth is in the log book.')
+    css(browser, '[aria-label="Choose a recipient"]').click()
+    wait_until_shows(browser, api, session, revision=3)
+    click_text(browser, 'Grace Hopper\ngrace@example.com')
+    wait_until_shows(browser, api, session, revision=4)
+    values = [css(browser, f'.is-top [name="{name}"]').get_attribute('value') for name in ('to', 'subject', 'body')]
+    assert values == ['grace@example.com', 'Found it', 'The moth is in the log book.']
