@@ -20,7 +20,8 @@ extension Options {
     /// session database and its log (every session's screens, params and token digest) as
     /// `GET /data/sessions.sqlite3-wal`. nil when it does not, or when nothing is stored.
     /// `publicRoot` is the served root with its links resolved (`StaticFiles.resolvedRoot`);
-    /// the data directory is resolved here, so asked once the store has made it.
+    /// the data directory is resolved here, so a directory not made yet is no conflict until
+    /// the store has made it (main asks before the store opens the directory and after).
     func servedDataRefusal(publicRoot: String) -> OptionsError? {
         guard storage == .sqlite, Self.serves(dataDirectory, publicRoot: publicRoot) else { return nil }
         return refusal(

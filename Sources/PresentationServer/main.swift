@@ -79,9 +79,12 @@ refuse(staticFiles.flatMap { options.servedSecretRefusal(publicRoot: $0.resolved
 // file) are its user's alone, whatever the data directory's mode (a bind mount's is its
 // owner's choice, 0755 by default). SQLite gives the log the database file's mode.
 umask(0o077)
+// A data directory under the public one is refused as a setting the server cannot use (exit
+// 2), before it listens. Asked before the store opens it, so that a refused start leaves an
+// existing directory untouched (no database made, no expired session removed), and again
+// once the store has made a new one: only a path that exists resolves through its links.
+refuse(staticFiles.flatMap { options.servedDataRefusal(publicRoot: $0.resolvedRoot) })
 let (store, journal) = StoreSetup.open(options)
-// Asked once the store has made the data directory: only a path that exists resolves through
-// its links. Refused as a setting the server cannot use (exit 2), before it listens.
 refuse(staticFiles.flatMap { options.servedDataRefusal(publicRoot: $0.resolvedRoot) })
 let sweep = StoreSetup.startSweep(store, every: StoreSetup.sweepInterval(options.limits))
 let api = PresentationAPI(store: store, configuration: options.api, staticFiles: staticFiles)

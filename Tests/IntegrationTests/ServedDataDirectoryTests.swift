@@ -33,6 +33,26 @@ struct ServedDataDirectoryTests {
         #expect(server.errorOutput.contains("--data-dir"), "stderr: \(server.errorOutput)")
     }
 
+    /// The refusal came after the store had opened the directory: it made the database and
+    /// the lock file there, and in a directory already in use it would have removed expired
+    /// sessions and folded the log, all for a server that then did not start.
+    @Test("A refused start leaves an existing data directory as it found it")
+    func refusedStartTouchesNothing() throws {
+        let data = DataDirectory()
+        let dataPath = data.path + "/data"
+        try FileManager.default.createDirectory(atPath: dataPath, withIntermediateDirectories: true)
+        let (server, exited) = try ServerProcess.startOrExit(arguments: [
+            "--port", "0", "--storage", "sqlite", "--data-dir", dataPath, "--public-dir", data.path,
+        ])
+        guard exited else {
+            _ = try server.terminate()
+            Issue.record("the server started")
+            return
+        }
+        #expect(server.process.terminationStatus == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dataPath) == [])
+    }
+
     /// A path with a segment beginning with a dot is never served: no conflict either.
     @Test("A data directory hidden under the public one (.data) starts the server, and is not served")
     func hiddenStarts() throws {
