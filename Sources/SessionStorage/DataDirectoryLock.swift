@@ -16,17 +16,50 @@ import Synchronization
 /// own shuts out only another server.
 ///
 /// The file holds the holder's process id, so the refusal can name it.
+///
+/// A database file that is a symbolic link (kept on another volume) is locked where it lives
+/// too, in a lock file beside its target: two data directories linking to one database each
+/// took their own directory's lock, and both servers opened the one file.
 final class DataDirectoryLock: Sendable {
-    /// The lock file inside the data directory.
+    /// The lock file inside the data directory (and beside a linked database's target).
     static let fileName = "sessions.lock"
 
-    /// The descriptor holding the lock; -1 once released.
-    private let descriptor: Mutex<Int32>
+    /// The descriptors holding the locks; empty once released.
+    private let descriptors: Mutex<[Int32]>
+    /// The data directory's lock file.
     let path: String
 
-    /// Takes the lock of `directory`, or throws `.inUse` at once when another process holds it.
-    init(directory: String) throws(StorageOpenError) {
+    /// Takes the lock of `directory`, and of the directory `databasePath` resolves into when that
+    /// is another, or throws `.inUse` at once when another process holds either.
+    init(directory: String, databasePath: String? = nil) throws(StorageOpenError) {
         path = filePath(Self.fileName, in: directory)
+        var taken = [try Self.take(path)]
+        if let databasePath, let target = resolvedDirectory(ofFileAt: databasePath), realPath(of: directory) != target {
+            do {
+                taken.append(try Self.take(filePath(Self.fileName, in: target)))
+            } catch {
+                close(taken[0])
+                throw error
+            }
+        }
+        descriptors = Mutex(taken)
+    }
+
+    deinit {
+        release()
+    }
+
+    /// Lets another server take the directory. The file stays: removing it could let a third
+    /// server lock a new file of the same name while a second still waits on the old one.
+    func release() {
+        descriptors.withLock { descriptors in
+            for descriptor in descriptors { close(descriptor) }
+            descriptors = []
+        }
+    }
+
+    /// Locks the file at `path` (made if missing), writing this process's id in it: its descriptor.
+    private static func take(_ path: String) throws(StorageOpenError) -> Int32 {
         let opened = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard opened >= 0 else {
             throw .cannotOpen(path: path, reason: "cannot open the lock file: \(String(cString: strerror(errno)))")
@@ -42,21 +75,7 @@ final class DataDirectoryLock: Sendable {
         let pid = Array("\(getpid())\n".utf8)
         _ = ftruncate(opened, 0)
         _ = pid.withUnsafeBytes { pwrite(opened, $0.baseAddress, $0.count, 0) }
-        descriptor = Mutex(opened)
-    }
-
-    deinit {
-        release()
-    }
-
-    /// Lets another server take the directory. The file stays: removing it could let a third
-    /// server lock a new file of the same name while a second still waits on the old one.
-    func release() {
-        descriptor.withLock { descriptor in
-            guard descriptor >= 0 else { return }
-            close(descriptor)
-            descriptor = -1
-        }
+        return opened
     }
 
     /// The process id the holder wrote, if it reads as one.

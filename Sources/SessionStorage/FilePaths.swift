@@ -63,3 +63,16 @@ func realPath(of path: String) -> String? {
     defer { free(resolved) }
     return String(cString: resolved)
 }
+
+/// The directory the file at `path` lives in, every symbolic link resolved, the file's own
+/// too when it is a link to a file not made yet (SQLite makes the target at its first open);
+/// nil when that directory does not exist.
+func resolvedDirectory(ofFileAt path: String) -> String? {
+    if let resolved = realPath(of: path) { return directoryPart(of: resolved) }
+    var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink(path, &target, target.count - 1)
+    guard count > 0 else { return realPath(of: directoryPart(of: path)) }
+    let link = String(decoding: target.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    let absolute = link.hasPrefix("/") ? link : directoryPart(of: path) + "/" + link
+    return realPath(of: directoryPart(of: absolute))
+}

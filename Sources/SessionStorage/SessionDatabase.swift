@@ -60,7 +60,7 @@ public enum SessionDatabase {
             throw .cannotOpen(path: path, reason: "cannot create the data directory: \(failure)")
         }
         // Before the database is read: what this server loads must not be another's to change.
-        let lock = try DataDirectoryLock(directory: directory)
+        let lock = try DataDirectoryLock(directory: directory, databasePath: path)
         // Before SQLite opens the file, whose recovery would read past such damage without a word.
         let resolved = realPath(of: path) ?? path
         let logPath = resolved + "-wal"
