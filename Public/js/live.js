@@ -155,7 +155,14 @@ export class LiveStream {
     }, CATCH_UP_MS);
   }
 
-  /** Hands a message's JSON (an event, or the session) to `handler`, noting its revision. */
+  /**
+   * Hands a message's JSON (an event, or the session) to `handler`, noting the last revision
+   * the stream has finished. That is the message's `lastEventId`, not the revision its JSON
+   * names: one revision's events are several messages with the `id:` only on the last
+   * (docs/api.md). Counted done at its first message, a revision cut off partway was skipped
+   * when the stream was reopened here (after a refused reconnection) and the rest of its
+   * events never reached the log. A new stream's messages before its first `id:` have none.
+   */
   receive(message, handler) {
     this.watch(message.target);
     let value;
@@ -164,7 +171,8 @@ export class LiveStream {
     } catch {
       return;
     }
-    if (Number.isInteger(value.revision)) this.lastRevision = Math.max(this.lastRevision, value.revision);
+    const finished = Number(message.lastEventId);
+    if (message.lastEventId !== '' && Number.isInteger(finished)) this.lastRevision = Math.max(this.lastRevision, finished);
     handler(value);
   }
 

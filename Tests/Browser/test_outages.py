@@ -258,3 +258,71 @@ def test_a_server_restored_from_a_backup_while_the_stream_was_refused_is_followe
         if proxy:
             proxy.close()
         drill.close()
+
+
+class MidRevisionCuttingProxy(RefusingProxy):
+    """A RefusingProxy that, once `cut_inside_next_revision()` is called, passes the page's
+    stream only up to the end of the first message of the next revision of several events
+    (one with no `id:`), then closes that connection and refuses (502) the browser's own
+    reconnection: a drop inside a revision, then a proxy in front of a restarting server."""
+
+    MARKER = b'data: {"revision":'
+
+    def __init__(self, target_port):
+        super().__init__(target_port)
+        self.cutting = False
+        self.cut_done = threading.Event()
+
+    def cut_inside_next_revision(self):
+        with self._lock:
+            self.cutting = True
+
+    def _passes(self, source, destination, data, from_client):
+        if not from_client and self.MARKER in data:
+            with self._lock:
+                cutting, self.cutting = self.cutting, False
+            if cutting:
+                start = data.index(self.MARKER)
+                end = data.index(b'\n\n', start) + 2
+                assert b'\nid:' not in b'\n' + data[start:end], 'the first message of the revision carried its id'
+                destination.sendall(data[:end])
+                self.refuse_next_stream()
+                for end_ in (source, destination):
+                    try:
+                        end_.shutdown(socket.SHUT_RDWR)
+                    except OSError:
+                        pass
+                self.cut_done.set()
+                return False
+        return super()._passes(source, destination, data, from_client)
+
+
+def test_a_stream_cut_inside_a_revision_then_refused_logs_all_of_that_revision(browser, server, api):
+    # The SSE `id:` comes only on a revision's last message (docs/api.md), so a stream cut
+    # after the first of a revision's events has not finished it. The page took the revision
+    # of every message as done: when the browser's own reconnection (which sends the right
+    # Last-Event-ID) was refused, the page reopened the stream after that revision, and the
+    # rest of its events never reached the event log.
+    session = api.create(INBOX)
+    proxy = MidRevisionCuttingProxy(server.port)
+    try:
+        open_session(browser, proxy.url, session)
+        proxy.cut_inside_next_revision()
+        api.op(session, 'batch', {'operations': [
+            {'op': 'push', 'screen': 'detail', 'title': 'One'},
+            {'op': 'push', 'screen': 'detail', 'title': 'Two'},
+            {'op': 'pop'},
+        ]})
+        assert proxy.cut_done.wait(10), 'the stream never carried the batch'
+        assert proxy.refused.wait(15), 'the browser never reconnected'
+        wait_for_live(browser, timeout=15)
+        wait_until_shows(browser, api, session, revision=2)
+        logged = lambda d: [(item.get_attribute('data-revision'), item.get_attribute('data-type'))
+                            for item in d.find_elements('css selector', '#event-log .event[data-revision="2"]')]
+        try:
+            wait_for(browser, lambda d: len(logged(d)) == 3, 5)
+        except TimeoutException:
+            raise AssertionError(f'revision 2 logged as {logged(browser)}, not its three events') from None
+        assert sorted(logged(browser)) == [('2', 'popped'), ('2', 'pushed'), ('2', 'pushed')]
+    finally:
+        proxy.close()
