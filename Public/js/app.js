@@ -93,6 +93,11 @@ const CONNECTION_TEXT = {
   live: 'Live',
   reconnecting: 'Offline · reconnecting…',
   offline: 'Offline',
+  // The server answered, and the answer ends it: saying "Offline" here sent people to check
+  // a network that works. The notice says what to do.
+  gone: 'Session gone',
+  refused: 'Token refused',
+  failed: 'Not opened',
 };
 
 function setConnection(state) {
@@ -138,10 +143,21 @@ async function open(reference) {
     state.live.start(Math.max(history.revision, session.revision));
   } catch (error) {
     if (current !== state) return;
-    setConnection('offline');
+    setConnection(openFailure(error));
     showNotice(['Cannot open session ', isolated(reference.id), ': ', describeError(error)]);
     device.clear(error instanceof ProblemError && error.status === 404 ? 'This session does not exist (any more).' : 'The session could not be opened.');
   }
+}
+
+/**
+ * The connection state after the session could not be opened: offline only when the server
+ * was not heard (a network error, a timeout); when it answered, what it answered.
+ */
+function openFailure(error) {
+  if (!(error instanceof ProblemError)) return 'offline';
+  if (error.status === 404) return 'gone';
+  if (error.status === 401) return 'refused';
+  return 'failed';
 }
 
 function onEvent(state, event) {
@@ -208,7 +224,7 @@ async function resync(state, after) {
  * sends can work again.
  */
 function refused(state, error) {
-  stopFollowing(state,
+  stopFollowing(state, 'refused',
     ['This page’s token for the session was refused (replaced, or wrong): open the session with its current token. ', describeError(error)],
     'This page’s token for the session was refused.');
 }
@@ -219,15 +235,18 @@ function refused(state, error) {
  * `event: deleted`.
  */
 function gone(state, error) {
-  stopFollowing(state, ['The session is gone: ', describeError(error)], 'This session does not exist (any more).');
+  stopFollowing(state, 'gone', ['The session is gone: ', describeError(error)], 'This session does not exist (any more).');
 }
 
-/** Nothing more can come of following this session: the stream stops, the page says why, and no tree is left to tap. */
-function stopFollowing(state, notice, cleared) {
+/**
+ * Nothing more can come of following this session: the stream stops, the page says why, and
+ * no tree is left to tap. `connection`: 'gone' or 'refused' (see CONNECTION_TEXT).
+ */
+function stopFollowing(state, connection, notice, cleared) {
   if (current !== state) return;
   state.gone = true;
   state.live?.stop();
-  setConnection('offline');
+  setConnection(connection);
   showNotice(notice);
   device.clear(cleared);
 }

@@ -28,7 +28,8 @@ export class LiveStream {
    * @param {object} handlers
    *   onEvent(event): one event, in order;
    *   onSession(session): the session as it stands after the events of its revision;
-   *   onStatus('connecting' | 'live' | 'reconnecting' | 'offline');
+   *   onStatus('connecting' | 'live' | 'reconnecting' | 'offline' | 'gone' | 'refused'): the
+   *     last two when the server ended the stream for good (`deleted`, `revoked`);
    *   resync(lastRevision) -> Promise<revision>: called before reopening a refused stream,
    *     answers the revision to continue after; a thrown error with `stop` ends the stream.
    */
@@ -86,11 +87,12 @@ export class LiveStream {
       this.onEvent({ type: 'reset', revision: value.revision });
     }));
     // The stream's last word: the session is gone, or its token was replaced. Either way
-    // reconnecting cannot help (docs/clients.md): stop.
-    for (const type of ['deleted', 'revoked']) {
+    // reconnecting cannot help (docs/clients.md): stop. Not said to be offline: the server
+    // answered, and the network is not what the person should look at.
+    for (const [type, status] of [['deleted', 'gone'], ['revoked', 'refused']]) {
       source.addEventListener(type, () => {
         this.stop();
-        this.onStatus('offline');
+        this.onStatus(status);
         this.onEvent({ type });
       });
     }

@@ -114,6 +114,34 @@ def test_a_deleted_session_says_so(browser, server, api):
     assert css(browser, '#notice').is_displayed()
 
 
+def connection_words(driver):
+    return css(driver, 'body').get_attribute('data-connection'), css(driver, '#connection').text
+
+
+def test_a_session_the_server_refuses_is_not_said_to_be_offline(browser, server, api):
+    # The server answered each time: the session is not there (404 at open, or deleted while
+    # followed), or this token is not its own (401). The page said "Offline", sending the
+    # person to look at their network, and the device's status bar showed an Offline badge.
+    session = api.create(INBOX)
+    cases = [
+        ('gone', 'Session gone', {'id': 'A' * 22, 'token': session['token']}, None),
+        ('refused', 'Token refused', {'id': session['id'], 'token': 'B' * 43}, None),
+        ('gone', 'Session gone', session,
+         lambda: api.request('DELETE', f'/v1/sessions/{session["id"]}', token=session['token'])),
+    ]
+    for state, words, opened, then in cases:
+        browser.get(f'{server.url}/#session={opened["id"]}&token={opened["token"]}')
+        if then:
+            wait_for_live(browser)
+            then()
+        wait_for(browser, lambda d: css(d, '#notice').is_displayed())
+        try:
+            wait_for(browser, lambda d: connection_words(d) == (state, words))
+        except Exception:
+            raise AssertionError(f'{opened["id"]}: the page says {connection_words(browser)}, not {(state, words)}') from None
+        assert not css(browser, '.status-offline').is_displayed()
+
+
 def test_the_token_never_reaches_the_log(browser, server, api):
     session = api.create(INBOX)
     open_session(browser, server.url, session)
@@ -146,7 +174,7 @@ def test_a_replaced_token_ends_the_stream_for_good(browser, server, api):
         # The session is still there; only this page's token is not.
         assert 'token' in notice.lower() and 'gone' not in notice.lower(), notice
         assert 'does not exist' not in css(browser, '#device-layers').text
-        assert css(browser, 'body').get_attribute('data-connection') == 'offline'
+        assert css(browser, 'body').get_attribute('data-connection') == 'refused'
     finally:
         proxy.close()
 

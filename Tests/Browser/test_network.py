@@ -199,7 +199,7 @@ def test_a_token_replaced_while_offline_is_not_taken_for_a_gone_session(browser,
         text = notice(browser, timeout=15)
         assert 'token' in text.lower() and 'gone' not in text.lower(), text
         assert 'does not exist' not in css(browser, '#device-layers').text
-        assert css(browser, 'body').get_attribute('data-connection') == 'offline'
+        assert css(browser, 'body').get_attribute('data-connection') == 'refused'
     finally:
         proxy.close()
 
@@ -300,4 +300,4 @@ def test_a_tap_refused_401_after_the_token_was_replaced_stops_following_the_sess
     wait_for(browser, lambda d: 'token' in css(d, '#device-layers').text,
              message='the page still shows a tree its token cannot change')
     assert not browser.find_elements(By.CSS_SELECTOR, '#device-layers button')
-    assert css(browser, 'body').get_attribute('data-connection') == 'offline'
+    assert css(browser, 'body').get_attribute('data-connection') == 'refused'

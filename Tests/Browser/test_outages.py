@@ -34,7 +34,7 @@ def test_a_write_refused_404_while_the_stream_is_down_shows_the_session_gone(bro
         wait_for(browser, lambda d: 'does not exist' in css(d, '#device-layers').text,
                  message='the deleted session\'s tree is still shown, its buttons working')
         assert not browser.find_elements('css selector', '#device-layers button')
-        assert css(browser, 'body').get_attribute('data-connection') == 'offline'
+        assert css(browser, 'body').get_attribute('data-connection') == 'gone'
         assert 'gone' in css(browser, '#notice').text
     finally:
         proxy.close()
