@@ -30,6 +30,30 @@ export class NetworkError extends Error {
 }
 
 /**
+ * A 2xx whose body is not the JSON the server sends (an HTML page, nothing at all): someone
+ * else answered, a proxy routed wrongly or a captive portal. Without this it was handed on
+ * as `null`, and the page failed on it with a JavaScript TypeError as its only words.
+ */
+export class UnreadableAnswerError extends Error {
+  constructor(status, statusText, contentType) {
+    super(`The answer (${status}${statusText ? ` ${statusText}` : ''}) is ${notJSON(contentType)}: something between the page and the server, such as a proxy, answered instead.`);
+    this.name = 'UnreadableAnswerError';
+    this.status = status;
+  }
+}
+
+/**
+ * What an answer that is not the server's JSON is, for a person. Its body, markup most often
+ * (an nginx 502 page), is no use in a notice; its type is named when it is a plain media type
+ * (a header could hold anything).
+ */
+function notJSON(contentType) {
+  const type = (contentType || '').split(';')[0].trim().toLowerCase();
+  const named = /^[a-z0-9.+-]+\/[a-z0-9.+-]+$/.test(type) ? `${type}, ` : '';
+  return `${named}not the server's JSON`;
+}
+
+/**
  * The server took the request but did not answer in time (frozen, overloaded, a connection
  * that went half-open): the page gave up on it. The change may still land; the stream says.
  */
@@ -88,9 +112,22 @@ async function call(method, path, { token, body, headers = {} } = {}) {
   } catch {
     json = null;
   }
+  const contentType = response.headers.get('Content-Type');
   if (!response.ok) {
-    const problem = json && typeof json === 'object' ? json : { title: response.statusText, detail: text };
+    // Not the server's problem+json: said in words (status, reason), not the body as it came.
+    // Besides a proxy, libmicrohttpd answers a few requests in HTML itself (a 431, a 414:
+    // docs/api.md, "Errors") before the server's code sees them.
+    const problem = json && typeof json === 'object'
+      ? json
+      : {
+        title: response.statusText || `HTTP ${response.status}`,
+        detail: `The answer is ${notJSON(contentType)}: a proxy in front of the server answered for it, or the request was refused before the server read it.`,
+      };
     throw new ProblemError(response.status, problem, response.headers.get('Retry-After'));
+  }
+  // Every 2xx this page asks for carries a JSON object but a DELETE's 204.
+  if (response.status !== 204 && (json === null || typeof json !== 'object')) {
+    throw new UnreadableAnswerError(response.status, response.statusText, contentType);
   }
   return { status: response.status, body: json };
 }

@@ -1,7 +1,7 @@
 // The page: opens the session named in the URL fragment, draws what the server says,
 // follows its events, and sends what the person taps. The server is the only source of
 // truth: a tap sends a request, and the page redraws from the answer or the next event.
-import { createSession, SessionAPI, ProblemError, RequestTimeoutError, setRequestTimeout } from './api.js';
+import { createSession, SessionAPI, ProblemError, NetworkError, RequestTimeoutError, setRequestTimeout } from './api.js';
 import { readFragment, writeFragment } from './fragment.js';
 import { LiveStream, setIdleCheck } from './live.js';
 import { DeviceView } from './device.js';
@@ -151,12 +151,13 @@ async function open(reference) {
 
 /**
  * The connection state after the session could not be opened: offline only when the server
- * was not heard (a network error, a timeout); when it answered, what it answered.
+ * was not heard (a network error, a timeout); when it answered, what it answered (an answer
+ * that was not the server's included: something answered).
  */
 function openFailure(error) {
-  if (!(error instanceof ProblemError)) return 'offline';
-  if (error.status === 404) return 'gone';
-  if (error.status === 401) return 'refused';
+  if (error instanceof NetworkError) return 'offline';
+  if (error instanceof ProblemError && error.status === 404) return 'gone';
+  if (error instanceof ProblemError && error.status === 401) return 'refused';
   return 'failed';
 }
 

@@ -326,3 +326,47 @@ def test_a_stream_cut_inside_a_revision_then_refused_logs_all_of_that_revision(b
         assert sorted(logged(browser)) == [('2', 'popped'), ('2', 'pushed'), ('2', 'pushed')]
     finally:
         proxy.close()
+
+
+NGINX_502 = (b'<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n'
+             b'<hr><center>nginx/1.24.0</center>\r\n</body>\r\n</html>\r\n')
+
+
+class AnsweringProxy(Proxy):
+    """A Proxy that answers the page's reads of the session itself (`GET /v1/sessions/{id}`)
+    with `answer` (status line and body), as a proxy in front of the server does when its
+    upstream is down (an HTML error page) or when it is misrouted (its own page, 200)."""
+
+    def __init__(self, target_port, status, body, content_type='text/html'):
+        super().__init__(target_port)
+        self.answer = (f'HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {len(body)}\r\n'
+                       f'Connection: close\r\n\r\n').encode() + body
+
+    def _passes(self, source, destination, data, from_client):
+        line = data.split(b'\r\n', 1)[0]
+        if from_client and line.startswith(b'GET /v1/sessions/') and b'/events' not in line:
+            source.sendall(self.answer)
+            source.shutdown(socket.SHUT_RDWR)
+            return False
+        return True
+
+
+def test_an_answer_that_is_not_the_servers_json_is_told_in_words(browser, server, api):
+    # A proxy's HTML error page went into the notice word for word, markup and all; a 200
+    # whose body is not JSON surfaced as a JavaScript TypeError ("Cannot read properties of
+    # null"). Neither tells a person what happened.
+    session = api.create(INBOX)
+    for status, body, expected in (('502 Bad Gateway', NGINX_502, '502 Bad Gateway'),
+                                   ('200 OK', b'<!doctype html><title>Welcome to nginx!</title>', '200')):
+        proxy = AnsweringProxy(server.port, status, body)
+        try:
+            browser.get(f'{proxy.url}/#session={session["id"]}&token={session["token"]}')
+            text = wait_for(browser, lambda d: css(d, '#notice').is_displayed() and css(d, '#notice').text)
+            text = text.replace(session['id'], 'ID')
+            assert expected in text, text
+            assert 'not JSON' in text or 'not the server' in text, text
+            for leak in ('<', 'nginx', 'TypeError', 'Cannot read', 'null', 'undefined', 'JSON.parse'):
+                assert leak not in text, (leak, text)
+            assert len(text) < 300, text
+        finally:
+            proxy.close()
