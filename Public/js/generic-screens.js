@@ -36,12 +36,22 @@ export function choices(ctx) {
   const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
   const rows = options.map((option) => {
     const chosen = current !== undefined && same(option?.value, current);
+    // An option without a value (null, or none) can never be chosen: `emit` refuses a null
+    // result (docs/api.md). It stays a toggle, so that it can still read as the chosen one
+    // (`selected: null`), but says it is unavailable instead of being a tap that does nothing.
+    const choosable = Boolean(option) && option.value != null;
     return h(
       'li',
       {},
       h(
         'button',
-        { type: 'button', class: ['row', 'choice', chosen && 'is-chosen'], 'aria-pressed': String(chosen), onclick: option && option.value != null ? () => ctx.act.emit(option.value) : null },
+        {
+          type: 'button',
+          class: ['row', 'choice', chosen && 'is-chosen'],
+          'aria-pressed': String(chosen),
+          'aria-disabled': choosable ? undefined : 'true',
+          onclick: choosable ? () => ctx.act.emit(option.value) : null,
+        },
         h('span', { class: 'row-title' }, text(option?.title ?? option)),
         option?.subtitle ? h('span', { class: 'row-preview' }, text(option.subtitle)) : null,
       ),

@@ -74,3 +74,20 @@ def test_done_on_a_choices_sheet_hands_back_the_current_choice(browser, server, 
     wait_until_shows(browser, api, session, revision=4)
     status = api.presentation(session, pid)
     assert (status['status'], status['result']) == ('dismissed', 'oldest')
+
+
+def test_a_choice_whose_value_is_null_is_not_offered_as_a_tap(browser, server, api):
+    # `emit` refuses a null result (docs/api.md: required and not null), so such an option
+    # can never be chosen; it was drawn as a button like the others, and a tap on it sent
+    # nothing and said nothing.
+    session = api.create(DEMO_INBOX)
+    open_session(browser, server.url, session)
+    pid = api.op(session, 'present', {'style': 'sheet', 'screen': 'choices', 'title': 'Colour', 'params': {
+        'options': [{'title': 'None', 'value': None}, {'title': 'No value'}, {'title': 'Red', 'value': 'red'}]}})['presentation']
+    wait_until_shows(browser, api, session, revision=2)
+    buttons = {b.text.strip(): b for b in browser.find_elements(By.CSS_SELECTOR, f'[data-layer="{pid}"] button.choice')}
+    assert [buttons[t].get_attribute('aria-disabled') for t in ('None', 'No value', 'Red')] == ['true', 'true', None]
+    buttons['None'].click()
+    click_text(browser, 'Red')
+    tree = wait_until_shows(browser, api, session, revision=3)
+    assert tree['root']['path'][0]['result']['value'] == 'red'
