@@ -105,9 +105,7 @@ export function form(ctx) {
         // form's elements, a name such as "0" or "length" found another control or none.
         // Gathered as entries: assigned into a plain object, a field named "__proto__" set
         // its prototype and its value was lost (a later field of the same name still wins).
-        const values = Object.fromEntries(
-          drawn.map(({ field, input }) => [field.name, field.type === 'checkbox' ? input.checked : field.type === 'number' ? Number(input.value) : input.value]),
-        );
+        const values = Object.fromEntries(drawn.map(({ field, input }) => [field.name, fieldValue(field, input)]));
         ctx.act.handBack(p.result && typeof p.result === 'object' ? { ...p.result, values } : values);
       },
     },
@@ -118,6 +116,18 @@ export function form(ctx) {
   );
   const trailing = ctx.canHandBack ? [h('button', { type: 'submit', form: formID, class: 'bar-button bar-button--strong' }, text(p.submit || 'Done'))] : [];
   return { trailing, body: element };
+}
+
+/**
+ * What a field hands back. A number field left empty is null, not `Number('')`, which is 0:
+ * the presenter could not tell it from a 0 typed. (Null inside the values is kept: only a
+ * whole result of null means none, docs/api.md.) The browser refuses to submit text that is
+ * not a number, and an empty required field, before this is read.
+ */
+function fieldValue(field, input) {
+  if (field.type === 'checkbox') return input.checked;
+  if (field.type === 'number') return input.value === '' ? null : Number(input.value);
+  return input.value;
 }
 
 /** A detail view: a heading, text, then every other param as a labelled value. */

@@ -85,3 +85,20 @@ def test_a_form_field_named_proto_hands_its_value_back(browser, server, api):
     css(browser, '.is-top .screen:not(.is-leaving) .form .button--primary').click()
     tree = wait_until_shows(browser, api, session, revision=3)
     assert tree['root']['path'][-1]['result']['value'] == {'__proto__': 'x', 'b': 'y'}
+
+
+def test_an_empty_number_field_hands_back_null_not_zero(browser, server, api):
+    # An empty number field handed back 0 (Number('') is 0): the presenter could not tell a
+    # field left empty from one where 0 was typed.
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    fields = [{'name': 'empty', 'label': 'Empty', 'type': 'number'}, {'name': 'zero', 'label': 'Zero', 'type': 'number'},
+              {'name': 'n', 'label': 'N', 'type': 'number'}]
+    api.op(session, 'push', {'screen': 'form', 'title': 'Numbers', 'params': {'fields': fields}})
+    wait_until_shows(browser, api, session, revision=2)
+    controls = browser.find_elements(By.CSS_SELECTOR, '.is-top .screen:not(.is-leaving) .form-field input')
+    controls[1].send_keys('0')
+    controls[2].send_keys('42')
+    css(browser, '.is-top .screen:not(.is-leaving) .form .button--primary').click()
+    tree = wait_until_shows(browser, api, session, revision=3)
+    assert tree['root']['path'][-1]['result']['value'] == {'empty': None, 'zero': 0, 'n': 42}
