@@ -91,7 +91,11 @@ export function form(ctx) {
     const input =
       field.type === 'textarea'
         ? h('textarea', { id, name: field.name, rows: 4, required: field.required, value: text(initial) })
-        : h('input', { id, name: field.name, type: TEXT_TYPES.has(field.type) ? field.type : 'text', required: field.required, value: text(initial) });
+        : h('input', {
+          id, name: field.name, type: TEXT_TYPES.has(field.type) ? field.type : 'text', required: field.required, value: text(initial),
+          // A number input steps by 1 unless told: the browser refused to submit 1.5.
+          step: field.type === 'number' ? 'any' : undefined,
+        });
     return { field, input, element: h('div', { class: 'form-field' }, h('label', { for: id }, text(field.label || field.name)), input) };
   });
   const element = h(

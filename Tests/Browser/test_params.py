@@ -102,3 +102,17 @@ def test_an_empty_number_field_hands_back_null_not_zero(browser, server, api):
     css(browser, '.is-top .screen:not(.is-leaving) .form .button--primary').click()
     tree = wait_until_shows(browser, api, session, revision=3)
     assert tree['root']['path'][-1]['result']['value'] == {'empty': None, 'zero': 0, 'n': 42}
+
+
+def test_a_number_field_takes_a_fraction(browser, server, api):
+    # A number input's step is 1 unless set: the browser refused to submit 1.5 ("Please enter
+    # a valid value"), and the Done did nothing a person could see past the bubble.
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    fields = [{'name': 'amount', 'label': 'Amount', 'type': 'number'}]
+    api.op(session, 'push', {'screen': 'form', 'title': 'Amount', 'params': {'fields': fields}})
+    wait_until_shows(browser, api, session, revision=2)
+    css(browser, '.is-top .screen:not(.is-leaving) .form-field input').send_keys('1.5')
+    css(browser, '.is-top .screen:not(.is-leaving) .form .button--primary').click()
+    tree = wait_until_shows(browser, api, session, revision=3)
+    assert tree['root']['path'][-1]['result']['value'] == {'amount': 1.5}
