@@ -16,8 +16,8 @@ public final class HTTPServer: Sendable {
         var port: UInt16?
         /// The +1 on the daemon context that libmicrohttpd holds as `cls`.
         var retainedContext: Unmanaged<DaemonContext>?
-        /// The PEM strings libmicrohttpd was given; it may read them while running, so
-        /// they are freed only after MHD_stop_daemon returns.
+        /// The PEM strings and the priorities libmicrohttpd was given; it may read them while
+        /// running, so they are freed only after MHD_stop_daemon returns.
         var tlsStrings: [UnsafeMutablePointer<CChar>] = []
     }
 
@@ -78,7 +78,9 @@ public final class HTTPServer: Sendable {
             // ClientAddress reads as IPv4); MHD_USE_IPv6 alone sets IPV6_V6ONLY and refuses them.
             if address.isIPv6 { flags |= MHD_USE_DUAL_STACK.rawValue }
             // Freed in stop() after MHD_stop_daemon, or right below on failure.
-            let tlsStrings = configuration.tls.map { [strdup($0.certificatePEM)!, strdup($0.privateKeyPEM)!] } ?? []
+            let tlsStrings =
+                configuration.tls.map { [strdup($0.certificatePEM)!, strdup($0.privateKeyPEM)!, strdup(Self.tlsPriorities)!] }
+                ?? []
             if !tlsStrings.isEmpty { flags |= MHD_USE_TLS.rawValue }
             // GnuTLS sets no errno when it refuses a certificate; everything else that fails
             // here (a socket, an epoll, a thread's channel) sets one. Cleared first, so that an
@@ -162,7 +164,14 @@ public final class HTTPServer: Sendable {
         context.hurry()
     }
 
-    /// `tls` is the certificate then the key, as C strings that outlive the daemon.
+    /// What GnuTLS may negotiate: its defaults without TLS 1.0 and 1.1. libmicrohttpd 0.9.75
+    /// asks GnuTLS for `NORMAL`, which in Debian 12's GnuTLS 3.7.9 still takes both, so the
+    /// server answered a TLS 1.0 handshake (RFC 8996: MUST NOT) and every TLS scanner flagged
+    /// it. Browsers dropped both in 2020; TLS 1.2 dates from 2008. Restrictions in GnuTLS's system
+    /// configuration (/etc/gnutls/config) still apply on top of this string.
+    static let tlsPriorities = "NORMAL:-VERS-TLS1.0:-VERS-TLS1.1"
+
+    /// `tls` is the certificate, the key and the priorities, as C strings that outlive the daemon.
     private static func options(
         for configuration: HTTPServerConfiguration,
         address: UnsafePointer<sockaddr>,
@@ -206,9 +215,10 @@ public final class HTTPServer: Sendable {
                     option: .NOTIFY_CONNECTION, value: Int(bitPattern: unsafeBitCast(notify, to: UnsafeRawPointer.self)),
                     ptr_value: context.toOpaque()))
         }
-        if tls.count == 2 {
+        if tls.count == 3 {
             options.append(MHD_OptionItem(option: .HTTPS_MEM_CERT, value: 0, ptr_value: UnsafeMutableRawPointer(tls[0])))
             options.append(MHD_OptionItem(option: .HTTPS_MEM_KEY, value: 0, ptr_value: UnsafeMutableRawPointer(tls[1])))
+            options.append(MHD_OptionItem(option: .HTTPS_PRIORITIES, value: 0, ptr_value: UnsafeMutableRawPointer(tls[2])))
         }
         options.append(MHD_OptionItem(option: .END, value: 0, ptr_value: nil))
         return options
