@@ -317,37 +317,6 @@ struct Options {
         return (String(argument[..<equals]), String(argument[argument.index(after: equals)...]))
     }
 
-    /// Both files or neither: half a TLS setup is a mistake to report, not to ignore.
-    private func tlsCredentials() throws(OptionsError) -> TLSCredentials? {
-        switch (tlsCertificatePath, tlsKeyPath) {
-        case (nil, nil): return nil
-        case (let certificate?, let key?):
-            let certificatePEM = try pem(certificate, "--tls-cert")
-            let keyPEM = try pem(key, "--tls-key")
-            // There is no passphrase to give: GnuTLS's "Decryption has failed" came out as a key
-            // not matching its certificate, a start failure (exit 1) rather than a value refused.
-            if Self.isEncrypted(keyPEM) {
-                throw refusal("--tls-key", key, "a private key without a passphrase (this one is encrypted)")
-            }
-            return TLSCredentials(certificatePEM: certificatePEM, privateKeyPEM: keyPEM)
-        case (nil, _): throw .missingValue("\(name("--tls-cert", like: "--tls-key")) (\(name("--tls-key")) needs it)")
-        case (_, nil): throw .missingValue("\(name("--tls-key", like: "--tls-cert")) (\(name("--tls-cert")) needs it)")
-        }
-    }
-
-    private func pem(_ path: String, _ flag: String) throws(OptionsError) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else { throw refusal(flag, path, "a readable file") }
-        let text = String(decoding: data, as: UTF8.self)
-        guard text.contains("-----BEGIN ") else { throw refusal(flag, path, "a PEM file") }
-        return text
-    }
-
-    /// A key encrypted with a passphrase: PKCS #8's `ENCRYPTED PRIVATE KEY`, or OpenSSL's older
-    /// form, a `Proc-Type: 4,ENCRYPTED` header in the key's block.
-    private static func isEncrypted(_ pem: String) -> Bool {
-        pem.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----") || pem.contains("Proc-Type: 4,ENCRYPTED")
-    }
-
     private static func adminToken(fromFile path: String) throws(OptionsError) -> String {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw .invalid("--admin-token-file", path, "a readable file")

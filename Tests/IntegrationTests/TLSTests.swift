@@ -66,9 +66,15 @@ struct TLSTests {
     func refused() throws {
         let pair = try Certificate()
         defer { pair.remove() }
+        // Swapped, each file holds the other half: refused naming the flag (TLSFileMixupTests).
         let swapped = try ServerProcess.run(["--port", "0", "--tls-cert", pair.key, "--tls-key", pair.certificate])
-        #expect(swapped.status == 1)
-        #expect(swapped.output.contains("TLS certificate or private key was refused"))
+        #expect(swapped.status == 2 && swapped.errors.contains("--tls-cert"))
+        // A key that is no certificate's: GnuTLS's refusal at start.
+        let other = try Certificate()
+        defer { other.remove() }
+        let mismatched = try ServerProcess.run(["--port", "0", "--tls-cert", pair.certificate, "--tls-key", other.key])
+        #expect(mismatched.status == 1)
+        #expect(mismatched.output.contains("TLS certificate or private key was refused"))
         let half = try ServerProcess.run(["--port", "0", "--tls-cert", pair.certificate])
         #expect(half.status == 2 && half.errors.contains("--tls-key"))
         let missing = try ServerProcess.run(["--port", "0", "--tls-cert", "/nonexistent.pem", "--tls-key", pair.key])
