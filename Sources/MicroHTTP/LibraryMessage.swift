@@ -9,11 +9,19 @@ public struct LibraryMessage: Sendable, Equatable {
     /// malformed header or chunk (400). Such a request never reaches the handler, so this
     /// message is the only trace it leaves.
     public let refusal: HTTPStatus?
+    /// Whether the message reports a TLS handshake GnuTLS refused: plain HTTP sent to the HTTPS
+    /// port, a client that refused the certificate (an expired one), a handshake cut short.
+    /// libmicrohttpd 0.9.75 says the same for each, and nothing else counts them.
+    public let isFailedHandshake: Bool
 
     public init(_ text: String) {
         self.text = text
         refusal = Self.refusalStatus(in: text)
+        isFailedHandshake = text == Self.failedHandshake
     }
+
+    /// libmicrohttpd's text for any handshake that failed (`MHD_run_tls_handshake_`, 0.9.7x).
+    private static let failedHandshake = "Error: received handshake message out of context."
 
     /// libmicrohttpd (0.9.7x) reports each of its own error answers, from
     /// `transmit_error_response`, as "Error processing request (HTTP response code is 431 (...)).".

@@ -79,6 +79,10 @@ extension PresentationAPI {
         for (status, count) in metrics.refusalCounts().sorted(by: { $0.key < $1.key }) {
             text.sample("presentation_http_refused_total", [("status", String(status))], Double(count))
         }
+        text.single(
+            "presentation_tls_handshakes_failed_total", type: "counter",
+            help: "TLS handshakes that failed (plain HTTP to the HTTPS port, a client refusing the certificate, one cut short); 0 without TLS.",
+            Double(metrics.failedHandshakeCount))
         text.family(
             "presentation_http_request_duration_seconds", type: "histogram",
             help: "Time from the request's headers to its answer being queued.")

@@ -123,6 +123,7 @@ public final class PresentationAPI: HTTPHandler {
     /// `/metrics`: it never reached the handler, so the access hook never saw it.
     public func record(_ message: LibraryMessage) {
         if let status = message.refusal { metrics.recordRefusal(status: status) }
+        if message.isFailedHandshake { metrics.recordFailedHandshake() }
     }
 
     /// The reply, and the pattern of the route that made it (nil when the path matched none).

@@ -87,6 +87,7 @@ final class RequestMetrics: Sendable {
     /// Requests libmicrohttpd answered itself, by status: rare (each is a malformed or
     /// oversized request), so one lock is enough, and the statuses it sends are a handful.
     private let refusals = Mutex<[Int: Int]>([:])
+    private let failedHandshakes = Atomic<Int>(0)
 
     init(stripes: Int = 16) {
         self.stripes = (0..<stripes).map { _ in Stripe() }
@@ -105,6 +106,13 @@ final class RequestMetrics: Sendable {
     func recordRefusal(status: HTTPStatus) {
         refusals.withLock { $0[status.rawValue, default: 0] += 1 }
     }
+
+    func recordFailedHandshake() {
+        failedHandshakes.add(1, ordering: .relaxed)
+    }
+
+    /// TLS handshakes that failed (`LibraryMessage.isFailedHandshake`).
+    var failedHandshakeCount: Int { failedHandshakes.load(ordering: .relaxed) }
 
     /// Counts of libmicrohttpd's own answers, by status.
     func refusalCounts() -> [Int: Int] {

@@ -117,4 +117,11 @@ struct LibraryMessageTests {
     func notARefusal(text: String) {
         #expect(LibraryMessage(text).refusal == nil)
     }
+
+    @Test("A failed TLS handshake is told by libmicrohttpd's one text for it, and nothing else is")
+    func failedHandshake() {
+        #expect(LibraryMessage("Error: received handshake message out of context.").isFailedHandshake)
+        #expect(!LibraryMessage("Error processing request (HTTP response code is 400 ('x')).").isFailedHandshake)
+        #expect(!LibraryMessage("Error: received handshake message out of context").isFailedHandshake)
+    }
 }

@@ -11,10 +11,12 @@ struct TLSHandshakeFailureTests {
         let pair = try TLSTests.Certificate()
         defer { pair.remove() }
         // One connection a client, so that a place not given back would lock the next one out.
-        let server = try ServerProcess.start(arguments: [
-            "--port", "0", "--tls-cert", pair.certificate, "--tls-key", pair.key,
-            "--max-connections-per-ip", "1", "--connection-timeout", "2",
-        ])
+        let admin = String(repeating: "a", count: 32)
+        let server = try ServerProcess.start(
+            arguments: [
+                "--port", "0", "--tls-cert", pair.certificate, "--tls-key", pair.key,
+                "--max-connections-per-ip", "1", "--connection-timeout", "2",
+            ], environment: ["ADMIN_TOKEN": admin])
         defer { _ = try? server.terminate() }
         let port = try server.port()
         func served() throws -> Bool {
@@ -35,6 +37,12 @@ struct TLSHandshakeFailureTests {
         let silent = try HTTPConnection(port: UInt16(port))
         #expect(silent.closedByServer(within: .seconds(4)))
         #expect(try served())
+        // Counted, as nothing else of the server's sees them: the plain request and the refusal.
+        let metrics = try Curl.run([
+            "-s", "--cacert", pair.certificate, "-H", "Authorization: Bearer \(admin)", "https://127.0.0.1:\(port)/metrics",
+        ])
+        let counted = metrics.split(separator: "\n").first { $0.hasPrefix("presentation_tls_handshakes_failed_total ") }
+        #expect(counted.flatMap { Double($0.split(separator: " ")[1]) }.map { $0 >= 2 } == true, "\(counted ?? "none")")
         #expect(try server.terminate() == 0)
         let failures = server.logLines().filter {
             $0["event"] as? String == "libmicrohttpd"
