@@ -39,7 +39,9 @@ export function choices(ctx) {
     // An option without a value (null, or none) can never be chosen: `emit` refuses a null
     // result (docs/api.md). It stays a toggle, so that it can still read as the chosen one
     // (`selected: null`), but says it is unavailable instead of being a tap that does nothing.
-    const choosable = Boolean(option) && option.value != null;
+    // Nor can any outside a presentation: a choice is emitted by the presentation the screen
+    // is in, and on the root stack every tap was refused 409 `nothing_presented`.
+    const choosable = Boolean(ctx.presentation) && Boolean(option) && option.value != null;
     return h(
       'li',
       {},

@@ -1,6 +1,8 @@
 """A result that is a stream of values (`emit`): a `choices` screen emits each choice as it
 is made and stays open; the screen under it follows along, whoever made the choice."""
 
+import time
+
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
@@ -74,6 +76,21 @@ def test_done_on_a_choices_sheet_hands_back_the_current_choice(browser, server, 
     wait_until_shows(browser, api, session, revision=4)
     status = api.presentation(session, pid)
     assert (status['status'], status['result']) == ('dismissed', 'oldest')
+
+
+def test_choices_outside_a_presentation_are_not_offered_as_taps(browser, server, api):
+    # A choice is emitted by the presentation it is in; pushed on the root stack there is none,
+    # and every tap was refused 409 nothing_presented, with a notice, as if it were the person's fault.
+    session = api.create(DEMO_INBOX)
+    open_session(browser, server.url, session)
+    api.op(session, 'push', {'screen': 'choices', 'title': 'Colour', 'params': {'options': [{'title': 'Red', 'value': 'red'}]}})
+    wait_until_shows(browser, api, session, revision=2)
+    button = css(browser, '.is-top .screen:not(.is-leaving) button.choice')
+    assert button.get_attribute('aria-disabled') == 'true'
+    button.click()
+    time.sleep(0.5)
+    assert api.session(session)['revision'] == 2
+    assert not browser.find_elements(By.CSS_SELECTOR, '#notice:not([hidden])')
 
 
 def test_a_choice_whose_value_is_null_is_not_offered_as_a_tap(browser, server, api):
