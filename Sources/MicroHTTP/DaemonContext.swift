@@ -16,6 +16,7 @@ final class DaemonContext: Sendable {
 
     let handler: any HTTPHandler
     let maxBodyBytes: Int
+    let refusedBodyDrain: RefusedBodyDrain
     let bufferedBodies: BufferedBodies
     let headerRoom: HeaderRoom
     let trustedProxies: TrustedProxies
@@ -48,6 +49,7 @@ final class DaemonContext: Sendable {
         self.libraryLog = libraryLog
         self.handler = handler
         self.maxBodyBytes = maxBodyBytes
+        refusedBodyDrain = RefusedBodyDrain(maxBodyBytes: maxBodyBytes)
         self.bufferedBodies = bufferedBodies
         headerRoom = HeaderRoom(connectionMemoryBytes: connectionMemoryBytes)
         self.accessLog = accessLog

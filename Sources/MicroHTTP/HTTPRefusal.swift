@@ -1,6 +1,7 @@
 /// A request the server answers before the handler sees it.
 public enum HTTPRefusal: Sendable, Hashable {
-    /// The body is larger than `maxBodyBytes`; it is not read.
+    /// The body is larger than `maxBodyBytes`; it is not kept, and is read to its end first
+    /// unless it is past what `RefusedBodyDrain` reads.
     case bodyTooLarge(limit: Int)
     /// The bodies being received at once hold `BufferedBodies.limit` (`limit`): the rest of
     /// this one is not kept, and a retry once others have arrived may pass.

@@ -139,15 +139,23 @@ func handleAccess(
         if let refusal = framing.refusal(version: version)
             ?? daemon.headerRoom.refusal(headerBytes: headSize, fields: framing.fields)
         {
-            // As for a body too large: answered before any of the body is read, which makes
-            // libmicrohttpd close the connection, so that no byte of it is taken for a request.
+            // Answered before any of the body is read, which makes libmicrohttpd close the
+            // connection, so that no byte of it is taken for a request.
             daemon.requestStarted(request)
             let response = daemon.handler.response(for: refusal, requestHeaders: headers(of: connection))
             return queue(response, for: request, on: connection, daemon: daemon)
         }
         if let length = framing.contentLength, length > daemon.maxBodyBytes {
-            // Answering before the body is read makes libmicrohttpd close the connection
-            // afterwards, which is what we want for a body we refuse to read.
+            if daemon.refusedBodyDrain.reads(
+                announcedLength: length, expectsContinue: expectsContinue(connection, version: version))
+            {
+                // Read to its end and thrown away (never kept: `receive` is skipped), then
+                // refused as a chunked body past the limit is: see RefusedBodyDrain for why.
+                request.bodyTooLarge = true
+                return .YES
+            }
+            // Answered before the body is read, which makes libmicrohttpd close the connection
+            // afterwards: a body past what RefusedBodyDrain reads, or one not yet sent.
             daemon.requestStarted(request)
             let response = daemon.handler.response(
                 for: .bodyTooLarge(limit: daemon.maxBodyBytes), requestHeaders: headers(of: connection))

@@ -240,3 +240,13 @@ private func collectForwardedFor(
     cls.assumingMemoryBound(to: [String].self).pointee.append(String(cString: value))
     return .YES
 }
+
+/// Whether the client waits for `100 Continue` before sending the body: an HTTP/1.1 request
+/// with `Expect: 100-continue`, which is when libmicrohttpd sends one (`need_100_continue`).
+/// Read only for a body refused as too large (`RefusedBodyDrain`).
+func expectsContinue(_ connection: OpaquePointer, version: UnsafePointer<CChar>?) -> Bool {
+    guard let version, strcmp(version, "HTTP/1.1") == 0,
+        let expect = MHD_lookup_connection_value(connection, .HEADER_KIND, "Expect")
+    else { return false }
+    return strcasecmp(expect, "100-continue") == 0
+}

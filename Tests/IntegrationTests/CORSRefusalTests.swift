@@ -18,7 +18,7 @@ struct CORSRefusalTests {
             head += "Authorization: Bearer \(session.token)\r\nContent-Type: application/json\r\n"
 
             let announced = try server.connect()
-            try announced.writeRaw(Array((head + "Content-Length: 513\r\n\r\n").utf8))
+            try announced.writeRaw(Array((head + "Content-Length: 513\r\n\r\n" + String(repeating: "x", count: 513)).utf8))
             let early = try announced.readResponse(to: "POST")
             early.expectProblem(413, "body_too_large")
             #expect(early.header("Access-Control-Allow-Origin") == Self.allowed)
