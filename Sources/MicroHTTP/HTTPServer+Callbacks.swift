@@ -169,6 +169,13 @@ func handleAccess(
     if uploadDataSize.pointee > 0 {
         if !request.bodyTooLarge, let uploadData {
             receive(UnsafeRawBufferPointer(start: uploadData, count: uploadDataSize.pointee), into: request, daemon: daemon)
+        } else if request.bodyTooLarge {
+            // Thrown away, but counted: a chunked body announces no length, and one that never
+            // ended was read for as long as its client sent it. Past what a refused body is
+            // read to, the connection is closed unanswered (libmicrohttpd queues no answer
+            // mid-body), as an announced body past that bound is answered at once.
+            request.bodyArrived += uploadDataSize.pointee
+            if request.bodyArrived > daemon.refusedBodyDrain.limit { return .NO }
         }
         uploadDataSize.pointee = 0
         return .YES

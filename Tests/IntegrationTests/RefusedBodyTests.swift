@@ -59,4 +59,33 @@ struct RefusedBodyTests {
             }
         }
     }
+
+    /// A chunked body announces no length, so nothing bounded how much of a refused one was
+    /// read: a client that kept sending was never cut off (only one that stopped, at the
+    /// connection timeout), and the server read whatever it sent. Past what an announced body
+    /// is read to (16 MiB here), the connection is closed, unanswered.
+    @Test("A chunked body past the limit that never ends is cut off once past what a refused body is read to")
+    func endlessChunkedCutOff() throws {
+        try withServer(maxBodyBytes: Self.limit) { server in
+            let client = try server.connect()
+            let piece = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 16)
+            let chunk = Array("\(String(piece.count, radix: 16))\r\n".utf8) + piece + Array("\r\n".utf8)
+            try client.writeRaw(Array("POST /v1/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n".utf8))
+            var sent = 0
+            var cutOff = false
+            // 64 MiB, four times what is read: far past what the socket buffers hold besides.
+            while sent < 64 << 20 {
+                do {
+                    try client.writeRaw(chunk)
+                } catch {
+                    cutOff = true
+                    break
+                }
+                sent += piece.count
+            }
+            #expect(cutOff, "all of \(sent) bytes were taken")
+            #expect(sent < 32 << 20, "cut off after \(sent) bytes")
+            #expect(try server.connect().get("/healthz").status == 200)
+        }
+    }
 }
