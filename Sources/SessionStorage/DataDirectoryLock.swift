@@ -31,10 +31,10 @@ final class DataDirectoryLock: Sendable {
 
     /// Takes the lock of `directory`, and of the directory `databasePath` resolves into when that
     /// is another, or throws `.inUse` at once when another process holds either.
-    init(directory: String, databasePath: String? = nil) throws(StorageOpenError) {
+    init(directory: String, databasePath: String) throws(StorageOpenError) {
         path = filePath(Self.fileName, in: directory)
         var taken = [try Self.take(path)]
-        if let databasePath, let target = resolvedDirectory(ofFileAt: databasePath), realPath(of: directory) != target {
+        if let target = resolvedDirectory(ofFileAt: databasePath), realPath(of: directory) != target {
             do {
                 taken.append(try Self.take(filePath(Self.fileName, in: target)))
             } catch {
