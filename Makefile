@@ -51,6 +51,7 @@ bench-smoke: deps
 	bench/run --smoke
 	bench/compare --smoke "$${SCRATCH:-.build}/release/presentation-server" c
 	bench/soak --smoke --server "$${SCRATCH:-.build}/release/presentation-server"
+	bench/neighbour --smoke "$${SCRATCH:-.build}/release/presentation-server"
 
 # Session churn for SOAK_SECONDS (default 600) against a durable server, sampling its memory,
 # descriptors and threads: does the footprint level off? (bench/soak; prints, never judges.)
