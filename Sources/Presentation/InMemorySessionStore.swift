@@ -15,6 +15,8 @@ public final class InMemorySessionStore: SessionStore {
     let journal: (any SessionJournal)?
     /// Past it, new sessions are refused; nil: no bound but `limits.maxSessions`.
     public let memoryBudget: MemoryBudget?
+    /// With a journal: what large sessions may have written a second; nil: no bound.
+    public let writeBudget: WriteBudget?
     /// The time that leases are measured against; injected so that expiry can be tested exactly.
     let clock: @Sendable () -> Date
     /// A new session's id and token.
@@ -37,6 +39,7 @@ public final class InMemorySessionStore: SessionStore {
         limits: Limits = .default,
         journal: (any SessionJournal)? = nil,
         memoryBudget: MemoryBudget? = nil,
+        writeBudget: WriteBudget? = nil,
         clock: @escaping @Sendable () -> Date = Date.init,
         makeID: (@Sendable () -> SessionID)? = nil,
         makeToken: (@Sendable () -> SessionToken)? = nil
@@ -44,6 +47,7 @@ public final class InMemorySessionStore: SessionStore {
         self.limits = limits
         self.journal = journal
         self.memoryBudget = memoryBudget
+        self.writeBudget = writeBudget
         self.clock = clock
         if makeID == nil, makeToken == nil {
             makeIdentity = Self.randomIdentity
@@ -247,7 +251,7 @@ public final class InMemorySessionStore: SessionStore {
 
     public func update<R>(_ id: SessionID, _ body: (inout Session) throws -> R) throws -> R {
         guard let entry = entry(id) else { throw PresentationError.sessionNotFound }
-        return try entry.update(at: clock(), journal: journal, body)
+        return try entry.update(at: clock(), journal: journal, budget: writeBudget, body)
     }
 
     public func change(
@@ -263,7 +267,7 @@ public final class InMemorySessionStore: SessionStore {
             }
             return completion(nil)
         }
-        entry.update(at: clock(), journal: journal, body) { result in
+        entry.update(at: clock(), journal: journal, budget: writeBudget, body) { result in
             if case .failure(let error) = result { completion(error) } else { completion(nil) }
         }
     }

@@ -9,11 +9,15 @@ import Synchronization
 extension SessionEntry {
     /// Runs `body` on a copy of the session and commits the copy only if `body` returns and,
     /// with a journal, the copy is written.
-    func update<R>(at now: Date, journal: (any SessionJournal)?, _ body: (inout Session) throws -> R) throws -> R {
-        guard journal != nil else { return try apply(at: now, journal: nil, body) }
+    /// With a journal, a change that would write is refused while `budget` says the session
+    /// has had its share written (`WriteBudget`).
+    func update<R>(
+        at now: Date, journal: (any SessionJournal)?, budget: WriteBudget?, _ body: (inout Session) throws -> R
+    ) throws -> R {
+        guard journal != nil else { return try apply(at: now, journal: nil, budget: nil, body) }
         takeTurn()
         defer { passTurn() }
-        return try apply(at: now, journal: journal, body)
+        return try apply(at: now, journal: journal, budget: budget, body)
     }
 
     /// Runs `body` on the session itself, with no copy, for a store without a journal and a
@@ -32,16 +36,17 @@ extension SessionEntry {
     /// the session, or the error that left the session as it was. Readers see the session as
     /// last written meanwhile.
     func update<R: Sendable>(
-        at now: Date, journal: any SessionJournal, _ body: @escaping @Sendable (inout Session) throws -> R,
+        at now: Date, journal: any SessionJournal, budget: WriteBudget?,
+        _ body: @escaping @Sendable (inout Session) throws -> R,
         completion: @escaping @Sendable (Result<R, any Error>) -> Void
     ) {
-        enqueue { [self] in self.change(at: now, journal: journal, body, completion: completion) }
+        enqueue { [self] in self.change(at: now, journal: journal, budget: budget, body, completion: completion) }
     }
 
     /// Holding the turn: makes the change and queues its write, keeping the turn until the
     /// write is done; passes it at once when there is nothing to write.
     private func change<R: Sendable>(
-        at now: Date, journal: any SessionJournal, _ body: (inout Session) throws -> R,
+        at now: Date, journal: any SessionJournal, budget: WriteBudget?, _ body: (inout Session) throws -> R,
         completion: @escaping @Sendable (Result<R, any Error>) -> Void
     ) -> TurnEnd {
         // Plain locals, not a `Result` of the three: a `Result` holding the session was copied
@@ -61,6 +66,7 @@ extension SessionEntry {
                 let result = try body(&changed)
                 // Nothing changed, so nothing to write: the result is that of a read.
                 if changed.revision != state.session.revision || changed != state.session {
+                    try Self.checkBudget(budget, of: state, at: now)
                     draft = changed
                 } else {
                     state.lease = lease
@@ -81,6 +87,7 @@ extension SessionEntry {
                 state.lease = state.lease.used(at: lease.lastAccess)
                 state.persistedAccess = max(state.persistedAccess, lease.lastAccess)
                 state.storedBytes = UInt32(clamping: bytes)
+                budget?.charge(draft.id, bytes: bytes, at: now)
                 let revised = draft.revision != state.session.revision
                 state.session = draft
                 return revised ? (Self.ordered(state.watchers), .revised(draft.revision, token: draft.tokenDigest)) : nil
@@ -98,19 +105,34 @@ extension SessionEntry {
 
     /// Runs `body` on a copy under the lock and commits the copy if `body` returns and, with a
     /// journal, the copy is written (the caller holds the turn then).
-    private func apply<R>(at now: Date, journal: (any SessionJournal)?, _ body: (inout Session) throws -> R) throws -> R {
+    private func apply<R>(
+        at now: Date, journal: (any SessionJournal)?, budget: WriteBudget?, _ body: (inout Session) throws -> R
+    ) throws -> R {
         var result: R?
         try changeOpen(at: now) { state, lease in
             var draft = state.session
             result = try body(&draft)
             if let journal, draft.revision != state.session.revision || draft != state.session {
-                state.storedBytes = UInt32(clamping: try journal.save(draft, over: state.stored, lease: lease))
+                try Self.checkBudget(budget, of: state, at: now)
+                let bytes = try journal.save(draft, over: state.stored, lease: lease)
+                state.storedBytes = UInt32(clamping: bytes)
                 state.persistedAccess = lease.lastAccess
+                budget?.charge(draft.id, bytes: bytes, at: now)
             }
             state.session = draft
         }
         guard let result else { preconditionFailure("update returned without a result") }
         return result
+    }
+
+    /// Refuses a change to write while the session has had its share of `budget` written.
+    /// Asked once the change is made (on a copy, thrown away then): a change that writes
+    /// nothing, a keyed retry's replay among them, is never refused for the rate, and a change
+    /// refused for its own reasons says those.
+    private static func checkBudget(_ budget: WriteBudget?, of state: borrowing State, at now: Date) throws(PresentationError) {
+        guard let budget, let wait = budget.wait(for: state.session.id, storedBytes: Int(state.storedBytes), at: now)
+        else { return }
+        throw .writeRateLimited(bytesPerSecond: budget.bytesPerSecond, retryAfter: wait)
     }
 
     /// Runs `change` on the state under the lock unless the session is closed or expired at

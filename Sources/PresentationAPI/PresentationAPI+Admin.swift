@@ -105,6 +105,12 @@ extension PresentationAPI {
                 help: "Resident bytes past which new sessions are refused (--max-memory); compare process_resident_memory_bytes.",
                 Double(budget.limit))
         }
+        if let budget = store.writeBudget, store.journalStatistics != nil {
+            text.single(
+                "presentation_write_rate_sessions", type: "gauge",
+                help: "Sessions of 64 KiB or more whose writes --max-session-write-rate counts now, some of them caught up.",
+                Double(budget.trackedSessions))
+        }
         if let creationRate {
             let (tracked, untracked) = creationRate.counts
             text.single(

@@ -185,6 +185,12 @@ struct ProblemDetails: Sendable {
             self.init(
                 serverLimit: limit, code: "memory_limit_reached",
                 detail: "the server holds its maximum of \(limit) bytes in memory; existing sessions keep working")
+        case .writeRateLimited(let bytesPerSecond, let retryAfter):
+            self.init(
+                status: .tooManyRequests, code: "write_rate_limited",
+                detail: "this session is large, and its changes may write \(bytesPerSecond) bytes a second to storage; nothing was changed, retry in \(retryAfter) s",
+                extensions: [("limit", .number(String(bytesPerSecond)))])
+            headers.set("Retry-After", String(retryAfter))
         case .storageFull:
             self.init(
                 status: .insufficientStorage, code: "storage_full",

@@ -27,6 +27,8 @@ struct Options {
     /// kernel's page cache of the database, and the server refuses sessions before the OOM
     /// killer ends all of them.
     var maxMemoryBytes: Int? = ProcessMemory.availableBytes.map { $0 / 4 * 3 }
+    /// Bytes a second a large session may have written to durable storage (`WriteBudget`); nil: no bound.
+    var maxSessionWriteRate: Int? = 2 << 20
     /// Where sessions live.
     var storage = Storage.sqlite
     /// The durable store's directory, created when missing; relative to the working directory.
@@ -132,6 +134,16 @@ struct Options {
         },
         Setting(flag: "--max-stored-bytes", environment: "MAX_STORED_BYTES", help: "bytes in the database past which new sessions get 503; sqlite storage only (default 1073741824)") {
             $0.limits.maxStoredBytes = try integer($1, "--max-stored-bytes", 1...Int.max)
+        },
+        Setting(
+            flag: "--max-session-write-rate", environment: "MAX_SESSION_WRITE_RATE",
+            help: "bytes a second a session of 64 KiB or more may have written, 4 s of it at once; past it, its changes get 429; 0 for no limit; sqlite storage only (default 2097152)"
+        ) {
+            let rate = try integer($1, "--max-session-write-rate", 0...(1 << 40))
+            guard rate == 0 || rate >= 1 << 16 else {
+                throw OptionsError.invalid("--max-session-write-rate", $1, "0, or at least 65536")
+            }
+            $0.maxSessionWriteRate = rate == 0 ? nil : rate
         },
         Setting(
             flag: "--max-memory", environment: "MAX_MEMORY",

@@ -51,7 +51,9 @@ enum StoreSetup {
             Log.standardError("presentation-server: \(error)")
             exit(1)
         }
-        let store = InMemorySessionStore(limits: options.limits, journal: recovery.journal, memoryBudget: memoryBudget(options))
+        let store = InMemorySessionStore(
+            limits: options.limits, journal: recovery.journal, memoryBudget: memoryBudget(options),
+            writeBudget: options.maxSessionWriteRate.map { WriteBudget(bytesPerSecond: $0) })
         for (session, lease, storedBytes) in recovery.sessions {
             store.restore(session, lease: lease, storedBytes: storedBytes)
         }

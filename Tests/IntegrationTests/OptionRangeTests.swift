@@ -21,6 +21,7 @@ struct OptionRangeTests {
         arguments: [
             (["--events-kept", "0"], "--events-kept"),
             (["--max-session-bytes", "255"], "--max-session-bytes"),
+            (["--max-session-write-rate", "65535"], "--max-session-write-rate"),
             (["--max-session-ttl", "60", "--session-ttl", "61"], "--session-ttl"),
         ])
     func pastTheEdge(arguments: [String], flag: String) throws {

@@ -108,6 +108,7 @@ struct ErrorMappingTests {
             (.tooManySessions(limit: 5), 503, "too_many_sessions"),
             (.storageLimitReached(limit: 1000), 503, "storage_limit_reached"),
             (.storageFull, 507, "storage_full"),
+            (.writeRateLimited(bytesPerSecond: 65_536, retryAfter: 2), 429, "write_rate_limited"),
             (.storageFailed("I/O error"), 503, "storage_failed"),
             (.invalidSnapshot("ids used twice"), 422, "invalid_document"),
             (.historyExpired(oldest: 9), 410, "history_expired"),

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+/// `--max-session-write-rate`: on durable storage a change writes its whole session, so a large
+/// session's changes are slowed to so many bytes written a second (429 `write_rate_limited`,
+/// nothing changed); small sessions, and a server in memory, are never slowed.
+@Suite("Write rate of large sessions")
+struct WriteRateTests {
+    /// Params that make a session take more than the 64 KiB from which its writes are counted.
+    static var largeRoot: [String: Any] { ["screen": "inbox", "params": ["text": String(repeating: "x", count: 70_000)]] }
+
+    /// Push `index` (even) or pop (odd) of a small screen, under an `Idempotency-Key` of its own.
+    static func change(_ index: Int, _ client: HTTPConnection, _ session: CreatedSession) throws -> ClientResponse {
+        let key = [("Idempotency-Key", "change-\(index)")]
+        return index.isMultiple(of: 2)
+            ? try client.post("push", to: session, json: ["screen": "small"], headers: key)
+            : try client.post("pop", to: session, headers: key)
+    }
+
+    /// Changes `session` until a change is refused or `attempts` run out: the refused answer,
+    /// and the index and answer of the last change made.
+    static func changeUntilRefused(
+        _ client: HTTPConnection, _ session: CreatedSession, attempts: Int
+    ) throws -> (refused: ClientResponse?, last: (index: Int, answer: ClientResponse)?) {
+        var last: (index: Int, answer: ClientResponse)?
+        for index in 0..<attempts {
+            let answer = try change(index, client, session)
+            guard answer.status == 200 else { return (answer, last) }
+            last = (index, answer)
+        }
+        return (nil, last)
+    }
+
+    @Test("Past its burst a large session's change gets 429 with Retry-After and changes nothing; after the wait it is made")
+    func largeSessionSlowed() throws {
+        let data = DataDirectory()
+        let secret = "admin-0123456789-abcdefghijklmnopqrstuvwxyz"
+        let server = try ServerProcess.start(
+            arguments: ["--port", "0", "--storage", "sqlite", "--data-dir", data.path, "--max-session-write-rate", "65536"],
+            environment: ["ADMIN_TOKEN": secret], accessLog: false)
+        defer { _ = try? server.terminate() }
+        let client = try HTTPConnection(port: UInt16(try server.port()))
+        let counted = { () throws -> Double? in
+            metricSamples(try client.get("/metrics", token: secret).text)["presentation_write_rate_sessions"]
+        }
+        _ = try client.createSession()
+        #expect(try counted() == 0, "a small session is not counted")
+        let session = try client.createSession(root: Self.largeRoot)
+        // Four seconds of 64 KiB a second let about three changes of a 70 KB session through.
+        let (refusedAnswer, lastMade) = try Self.changeUntilRefused(client, session, attempts: 30)
+        let refused = try #require(refusedAnswer, "30 changes of a 70 KB session in a row were all made")
+        let problem = refused.expectProblem(429, "write_rate_limited")
+        #expect(problem["limit"] as? Int == 65536)
+        let wait = try #require(refused.header("Retry-After").flatMap { Int($0) }, "Retry-After: \(refused.headers)")
+        // At most the last write's share: a session of about 70 KB at 64 KiB a second.
+        #expect((1...3).contains(wait))
+        let before = try client.snapshot(of: session)
+        #expect(try client.events(of: session, after: before.revision).isEmpty)
+        // A keyed retry of a change made is a replay, which writes nothing: never refused.
+        let last = try #require(lastMade, "the first change was refused")
+        let replay = try Self.change(last.index, client, session)
+        #expect(replay.status == 200, "the replay: \(replay.text)")
+        #expect(replay.body == last.answer.body)
+        #expect(try client.snapshot(of: session) == before)
+        #expect(try counted() == 1)
+        // The refused change, sent again with its key once the wait is over, is made.
+        Thread.sleep(forTimeInterval: Double(wait))
+        try Self.change(last.index + 1, client, session).expectSession(revision: before.revision + 1)
+        #expect(try server.terminate() == 0)
+    }
+
+    @Test("Small sessions on the same server, and large ones in memory or with the limit off, are never slowed")
+    func othersNotSlowed() throws {
+        let data = DataDirectory()
+        for arguments in [["--max-session-write-rate", "65536"], ["--max-session-write-rate", "0"]] {
+            let (server, port) = try data.startServer(arguments)
+            defer { _ = try? server.terminate() }
+            let client = try HTTPConnection(port: port)
+            let small = try client.createSession()
+            // More than the burst in all, were small sessions counted: about 300 writes of 1-2 KB.
+            #expect(try Self.changeUntilRefused(client, small, attempts: 300).refused == nil, "\(arguments)")
+            if arguments.last == "0" {
+                let large = try client.createSession(root: Self.largeRoot)
+                #expect(try Self.changeUntilRefused(client, large, attempts: 20).refused == nil, "\(arguments)")
+            }
+            #expect(try server.terminate() == 0)
+        }
+        let memory = try ServerProcess.start(
+            arguments: ["--port", "0", "--storage", "memory", "--max-session-write-rate", "65536"], accessLog: false)
+        defer { _ = try? memory.terminate() }
+        let client = try HTTPConnection(port: UInt16(try memory.port()))
+        let large = try client.createSession(root: Self.largeRoot)
+        #expect(try Self.changeUntilRefused(client, large, attempts: 20).refused == nil, "in memory")
+    }
+}
