@@ -20,8 +20,9 @@ extension Options {
     /// session database and its log (every session's screens, params and token digest) as
     /// `GET /data/sessions.sqlite3-wal`. nil when it does not, or when nothing is stored.
     /// `publicRoot` is the served root with its links resolved (`StaticFiles.resolvedRoot`);
-    /// the data directory is resolved here, so a directory not made yet is no conflict until
-    /// the store has made it (main asks before the store opens the directory and after).
+    /// the data directory is resolved here, one not made yet as it will be (`ResolvedPath`), so
+    /// that a refused start makes nothing (main asks before the store opens the directory, and
+    /// again after, of the directory as made).
     func servedDataRefusal(publicRoot: String) -> OptionsError? {
         guard storage == .sqlite, Self.serves(dataDirectory, publicRoot: publicRoot) else { return nil }
         return refusal(
@@ -46,13 +47,13 @@ extension Options {
     }
 
     /// Whether `StaticFiles` would serve the file at `path`, or the files of the directory at
-    /// `path`, its links resolved: it is the root itself or under it by a path of no dot segment
-    /// (those are never served, so `./.data` under `--public-dir .` is safe). Compared byte for
-    /// byte, as `StaticFiles` compares: `String`'s prefix test takes canonically equal names as one.
+    /// `path`, its links resolved (a part not made yet as it will be made): it is the root itself
+    /// or under it by a path of no dot segment (those are never served, so `./.data` under
+    /// `--public-dir .` is safe). Compared byte for byte, as `StaticFiles` compares: `String`'s
+    /// prefix test takes canonically equal names as one.
     private static func serves(_ path: String, publicRoot: String) -> Bool {
-        guard let resolved = realpath(path, nil) else { return false }
-        defer { free(resolved) }
-        let found = String(cString: resolved).utf8
+        guard let resolved = ResolvedPath.of(path) else { return false }
+        let found = resolved.utf8
         let root = publicRoot.utf8
         guard found.starts(with: root) else { return false }
         let rest = found.dropFirst(root.count)

@@ -80,9 +80,9 @@ refuse(staticFiles.flatMap { options.servedSecretRefusal(publicRoot: $0.resolved
 // owner's choice, 0755 by default). SQLite gives the log the database file's mode.
 umask(0o077)
 // A data directory under the public one is refused as a setting the server cannot use (exit
-// 2), before it listens. Asked before the store opens it, so that a refused start leaves an
-// existing directory untouched (no database made, no expired session removed), and again
-// once the store has made a new one: only a path that exists resolves through its links.
+// 2), before it listens. Asked before the store opens it, so that a refused start leaves the
+// directory untouched, or unmade (no database made, no expired session removed), and again
+// once the store has opened it, of the directory as it was made.
 refuse(staticFiles.flatMap { options.servedDataRefusal(publicRoot: $0.resolvedRoot) })
 let (store, journal) = StoreSetup.open(options)
 refuse(staticFiles.flatMap { options.servedDataRefusal(publicRoot: $0.resolvedRoot) })

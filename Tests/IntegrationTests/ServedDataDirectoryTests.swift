@@ -53,6 +53,28 @@ struct ServedDataDirectoryTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: dataPath) == [])
     }
 
+    /// A data directory not made yet was judged only once the store had made it: the start was
+    /// refused, but only after it had made the directory, the database and the lock file inside
+    /// the public one, where the next start, its settings put right, served them to anyone.
+    @Test(
+        "A refused start makes no data directory under the public one",
+        arguments: ["data", "new/data", "new/../data"])
+    func refusedStartMakesNothing(dataUnderPublic: String) throws {
+        let data = DataDirectory()
+        try FileManager.default.createDirectory(atPath: data.path, withIntermediateDirectories: true)
+        let (server, exited) = try ServerProcess.startOrExit(arguments: [
+            "--port", "0", "--storage", "sqlite", "--data-dir", data.path + "/" + dataUnderPublic,
+            "--public-dir", data.path,
+        ])
+        guard exited else {
+            _ = try server.terminate()
+            Issue.record("the server started")
+            return
+        }
+        #expect(server.process.terminationStatus == 2)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: data.path) == [])
+    }
+
     /// A path with a segment beginning with a dot is never served: no conflict either.
     @Test("A data directory hidden under the public one (.data) starts the server, and is not served")
     func hiddenStarts() throws {
