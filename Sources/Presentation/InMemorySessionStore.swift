@@ -284,7 +284,8 @@ public final class InMemorySessionStore: SessionStore {
     }
 
     public func delete(
-        _ id: SessionID, ifAt revisions: [Int]?, completion: @escaping @Sendable (Result<Bool, PresentationError>) -> Void
+        _ id: SessionID, ifAt revisions: [Int]?, heldBy token: SessionTokenDigest?,
+        completion: @escaping @Sendable (Result<Bool, PresentationError>) -> Void
     ) {
         guard let entry = entry(id) else { return completion(.success(false)) }
         // Either way the entry hands back its watchers once closed, nil when it was already.
@@ -297,9 +298,9 @@ public final class InMemorySessionStore: SessionStore {
                 })
         }
         if let journal {
-            entry.close(journal: journal, ifAt: revisions, completion: closed)
+            entry.close(journal: journal, ifAt: revisions, heldBy: token, completion: closed)
         } else {
-            entry.close(ifAt: revisions, then: closed)
+            entry.close(ifAt: revisions, heldBy: token, then: closed)
         }
     }
 

@@ -48,6 +48,10 @@ public enum PresentationError: Error, Hashable, Sendable {
     case historyExpired(oldest: Int)
     case revisionAhead(current: Int)
     case revisionMismatch(current: Int)
+    /// The request's token was the session's when the request was read, but was replaced
+    /// before its turn came: a deletion queued behind a token rotation's write, which must not
+    /// act with the token that rotation revoked.
+    case tokenReplaced
     /// Step `index` (from 0) of a batch of several failed; nothing of the batch was applied.
     indirect case batchStepFailed(index: Int, PresentationError)
 }

@@ -11,15 +11,16 @@ extension SessionEntry {
     /// whose write is under way lands first, the row is removed, and then the entry closed.
     /// `completion` gets the watchers to tell, nil when the entry was closed already (deleted,
     /// or expired meanwhile), or the error that kept the row, and the session, in place:
-    /// `.revisionMismatch` when the session is at none of `revisions` (nil: any will do).
+    /// `.revisionMismatch` when the session is at none of `revisions` (nil: any will do),
+    /// `.tokenReplaced` when its token is no longer `token` (nil: any will do).
     func close(
-        journal: any SessionJournal, ifAt revisions: [Int]?,
+        journal: any SessionJournal, ifAt revisions: [Int]?, heldBy token: SessionTokenDigest?,
         completion: @escaping @Sendable (Result<[Watch]?, PresentationError>) -> Void
     ) {
         enqueue { [self] in
             let found = state.withLock { state -> Result<StoredSession?, PresentationError> in
                 if state.closed { return .success(nil) }
-                if let failure = Self.mismatch(state.session, revisions) { return .failure(failure) }
+                if let failure = Self.mismatch(state.session, revisions, token) { return .failure(failure) }
                 return .success(state.stored)
             }
             guard case .success(let stored?) = found else {
@@ -51,12 +52,16 @@ extension SessionEntry {
     /// Closed at once, a change told just before would find no session to read, and an event
     /// stream would end with `deleted` without that change, which was answered: `.deleted` must
     /// be the last word, as it is with a journal, whose changes hold the turn while they tell.
-    /// `.revisionMismatch` when the session is at none of `revisions` (nil: any will do), judged
-    /// at once: no change lands after it, the session taking none while it closes.
-    func close(ifAt revisions: [Int]?, then completion: @escaping @Sendable (Result<[Watch]?, PresentationError>) -> Void) {
+    /// `.revisionMismatch` when the session is at none of `revisions` (nil: any will do), and
+    /// `.tokenReplaced` when its token is no longer `token`, judged at once: no change lands
+    /// after it, the session taking none while it closes.
+    func close(
+        ifAt revisions: [Int]?, heldBy token: SessionTokenDigest?,
+        then completion: @escaping @Sendable (Result<[Watch]?, PresentationError>) -> Void
+    ) {
         let closed = state.withLock { state -> Result<[Watch]?, PresentationError>? in
             guard !state.closed, !state.closing else { return .success(nil) }
-            if let failure = Self.mismatch(state.session, revisions) { return .failure(failure) }
+            if let failure = Self.mismatch(state.session, revisions, token) { return .failure(failure) }
             guard state.telling == 0 else {
                 // Kept before the lock is let go: the last change to finish telling looks it up.
                 let entry = ObjectIdentifier(self)
@@ -81,14 +86,19 @@ extension SessionEntry {
         defer { if journal != nil { passTurn() } }
         return try state.withLock { state throws(PresentationError) -> [Watch]? in
             guard !state.closed, !state.closing else { return nil }
-            if let failure = Self.mismatch(state.session, revisions) { throw failure }
+            if let failure = Self.mismatch(state.session, revisions, nil) { throw failure }
             try journal?.remove([state.stored])
             return Self.close(&state)
         }
     }
 
-    /// A deletion's If-Match refused: the session is at none of `revisions` (nil: any will do).
-    private static func mismatch(_ session: Session, _ revisions: [Int]?) -> PresentationError? {
+    /// A deletion's condition refused: the session's token is no longer `token`, or it is at
+    /// none of `revisions` (nil: any will do). The token first, as a change judges it before
+    /// its If-Match: a request whose token was revoked learns nothing of the revision.
+    private static func mismatch(_ session: Session, _ revisions: [Int]?, _ token: SessionTokenDigest?)
+        -> PresentationError?
+    {
+        if let token, !session.tokenDigest.matches(token) { return .tokenReplaced }
         guard let revisions, !revisions.contains(session.revision) else { return nil }
         return .revisionMismatch(current: session.revision)
     }

@@ -99,9 +99,13 @@ public protocol SessionStore: Sendable {
 
     /// The same without holding the calling thread while a durable store writes: `completion`
     /// as for `create(root:timeToLive:now:completion:)`. The removal waits for a change of the
-    /// session whose write is under way, so that `.deleted` is the last word.
+    /// session whose write is under way, so that `.deleted` is the last word. With `token`, only
+    /// a session that still has that token is removed, else `.tokenReplaced`: judged with
+    /// `revisions`, so that a rotation landing between the caller's check and the removal
+    /// refuses it, as it refuses a change.
     func delete(
-        _ id: SessionID, ifAt revisions: [Int]?, completion: @escaping @Sendable (Result<Bool, PresentationError>) -> Void)
+        _ id: SessionID, ifAt revisions: [Int]?, heldBy token: SessionTokenDigest?,
+        completion: @escaping @Sendable (Result<Bool, PresentationError>) -> Void)
 
     /// Calls `onChange` after each change of the session until the watch is cancelled;
     /// nil when there is no such session.
@@ -144,9 +148,9 @@ extension SessionStore {
         try delete(id, ifAt: nil)
     }
 
-    /// `delete(_:ifAt:completion:)` whatever the session's revision.
+    /// `delete(_:ifAt:heldBy:completion:)` whatever the session's revision and token.
     public func delete(_ id: SessionID, completion: @escaping @Sendable (Result<Bool, PresentationError>) -> Void) {
-        delete(id, ifAt: nil, completion: completion)
+        delete(id, ifAt: nil, heldBy: nil, completion: completion)
     }
 
     /// A snapshot of the session, nil when there is none; the read counts as a use (a caller

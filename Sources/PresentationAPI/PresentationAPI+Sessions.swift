@@ -154,7 +154,9 @@ extension PresentationAPI {
         }
         let id = session.id
         return answerOnceWritten { answer in
-            store.delete(id, ifAt: expected ?? nil) { [self] deleted in
+            // The token judged again in the session's turn: a rotation answered before the
+            // deletion's turn came has revoked it (the snapshot above was read before).
+            store.delete(id, ifAt: expected ?? nil, heldBy: digest) { [self] deleted in
                 let response = deleted.mapError { $0 as any Error }.flatMap { deleted -> Result<HTTPResponse, any Error> in
                     guard deleted else { return .failure(PresentationError.sessionNotFound) }
                     sessionJSON.remove(id)

@@ -218,6 +218,9 @@ struct ProblemDetails: Sendable {
                 detail: "the session is at revision \(current); refetch and retry",
                 extensions: [("revision", .number(String(current)))])
             headers.set("ETag", ETag.value(for: current))
+        case .tokenReplaced:
+            // The same answer as any other token that is not the session's.
+            self.init(for: APIError.unauthorized)
         case .batchStepFailed(let index, let inner):
             self.init(for: inner)
             detail = "operation \(index): \(detail)"

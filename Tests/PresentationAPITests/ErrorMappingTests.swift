@@ -113,6 +113,7 @@ struct ErrorMappingTests {
             (.invalidSnapshot("ids used twice"), 422, "invalid_document"),
             (.historyExpired(oldest: 9), 410, "history_expired"),
             (.revisionMismatch(current: 4), 412, "revision_mismatch"),
+            (.tokenReplaced, 401, "unauthorized"),
             (.batchStepFailed(index: 2, .cannotPopRoot), 409, "cannot_pop_root"),
         ])
     func domainErrors(error: PresentationError, status: Int, code: String) throws {
