@@ -62,9 +62,11 @@ enum SessionWaiter {
             // Not on this libdispatch thread, whose stack (`ulimit -s`) the answer's JSON of a
             // deeply nested session overflows; nor on a thread of its own, as many as the waits
             // that run out together (`DeepTreeWorkers`).
+            // The look counts as a use only while the wait's token is the session's: a wait whose
+            // token was replaced is refused, and must not keep the session alive either.
             timeoutAnswers.run {
-                deferred.complete(
-                    with: store.session(id).map { $0.tokenDigest == openedWith ? timeout($0) : revoked } ?? gone)
+                let session = store.session(id, countingAsUse: { $0.tokenDigest == openedWith })
+                deferred.complete(with: session.map { $0.tokenDigest == openedWith ? timeout($0) : revoked } ?? gone)
             }
         }
         return .later(deferred)

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import MicroHTTP
 import Presentation
+import Synchronization
 @testable import PresentationAPI
 import Testing
 
@@ -55,5 +56,33 @@ struct SessionWaiterTests {
         gates[3]?.signal()
         #expect(told[3]?.wait(timeout: Self.hangGuard) == .success)
         #expect(deferred.completed?.status == .ok)
+    }
+
+    /// A wait whose time runs out after its token was replaced is refused (401); its last look
+    /// at the session counted as a use all the same, so the revoked token's wait kept the
+    /// session alive to the moment it ran out, which only the owner's requests may do.
+    @Test("A wait that runs out after its token was replaced is refused without renewing the session")
+    func timeoutAfterRotationRenewsNothing() throws {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let clock = Mutex(start)
+        let harness = APIHarness(now: { clock.withLock { $0 } })
+        let (rawID, token) = try harness.createSession()
+        let id = try #require(SessionID(rawValue: rawID))
+        let session = try #require(harness.store.session(id))
+        let reply = SessionWaiter.wait(
+            for: session, in: harness.store, seconds: 1, renewals: harness.api.renewals, ready: { _ in nil },
+            timeout: { _ in HTTPResponse(status: .noContent) })
+        guard case .later(let deferred) = reply else {
+            Issue.record("the wait was answered at once")
+            return
+        }
+        #expect(harness.send(.post, "/v1/sessions/\(rawID)/token", token: token).status == .ok)
+        let rotated = try #require(harness.store.lease(of: id)).lastAccess
+        // An hour passes on the server's clock before the wait runs out (a second, in real time).
+        clock.withLock { $0 += 3_600 }
+        let deadline = Date().addingTimeInterval(30)
+        while deferred.completed == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(deferred.completed?.status == .unauthorized)
+        #expect(harness.store.lease(of: id)?.lastAccess == rotated, "the revoked wait renewed the session")
     }
 }
