@@ -338,6 +338,12 @@ public final class InMemorySessionStore: SessionStore {
         entry(id)?.addWatcher(onChange)
     }
 
+    public func watch(_ id: SessionID, ifAt revision: Int, _ onChange: @escaping @Sendable (SessionChange) -> Void)
+        -> WatchStart
+    {
+        entry(id)?.addWatcher(ifAt: revision, onChange) ?? .gone
+    }
+
     func entry(_ id: SessionID) -> SessionEntry? {
         shard(for: id).entries.withLock { $0[id] }
     }

@@ -116,6 +116,13 @@ public protocol SessionStore: Sendable {
     /// wait for a change or a deletion, of this session or any other, to be written.
     func watch(_ id: SessionID, _ onChange: @escaping @Sendable (SessionChange) -> Void) -> Watch?
 
+    /// The same, only while the session is still at `revision` (the caller's last look): else
+    /// `.moved` with the session as it is, and no watch. A change landing between a look and a
+    /// plain watch is told to no one, and a deletion right after it then leaves the watcher
+    /// believing the look's revision was the last.
+    func watch(_ id: SessionID, ifAt revision: Int, _ onChange: @escaping @Sendable (SessionChange) -> Void)
+        -> WatchStart
+
     /// Up to `limit` sessions whose ids sort after `cursor` (any spelling, see
     /// `SessionID.sorts(after:)`), in id order: a page of an administrator's listing. Not
     /// for the request path: it looks at every session.

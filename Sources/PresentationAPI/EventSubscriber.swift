@@ -62,13 +62,16 @@ final class EventSubscriber: Sendable {
     /// without them; ended at the first such notice, without those whose notices came later.
     /// Every revision after the first read that found the stream's token is told to it, so
     /// that point always comes; the first read (no notice) that finds another ends it at once.
-    func pump(notice: (revision: Int, ours: Bool)? = nil) {
+    /// `read`: the session as the caller has just read it, rather than a read of the store.
+    /// False once the stream has ended (`deleted`, `revoked`).
+    @discardableResult
+    func pump(notice: (revision: Int, ours: Bool)? = nil, reading read: Session? = nil) -> Bool {
         progress.withLock { progress in
             let last = progress.lastSent
-            guard let session = store.session(id) else {
+            guard let session = read ?? store.session(id) else {
                 stream.send(EventStreamFrame.named("deleted", revision: last))
                 stream.finish()
-                return
+                return false
             }
             guard session.tokenDigest == openedWith else {
                 if let notice {
@@ -79,15 +82,16 @@ final class EventSubscriber: Sendable {
                         progress.lastSent = notice.revision
                     }
                     let last = progress.lastSent
-                    guard last == session.revision || progress.firstNotOurs == last + 1 else { return }
+                    guard last == session.revision || progress.firstNotOurs == last + 1 else { return true }
                 }
                 stream.send(EventStreamFrame.named("revoked", revision: progress.lastSent))
                 stream.finish()
-                return
+                return false
             }
-            guard session.revision > last else { return }
+            guard session.revision > last else { return true }
             send(session, after: last, through: session.revision)
             progress.lastSent = session.revision
+            return true
         }
     }
 

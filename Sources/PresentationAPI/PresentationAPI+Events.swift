@@ -152,7 +152,24 @@ extension PresentationAPI {
             : [.bytes(EventStreamFrame.opening + skipped)]
                 + eventRuns.runs(of: session.id, backlog, as: .frames).map(HTTPStream.Message.shared)
         stream.send(together: missed + [.bytes(subscriber.sessionMessage(session) ?? [])])
-        guard let watch = store.watch(session.id, { change in subscriber.handle(change) }) else {
+        // Watched only from the revision the stream has reached: a change landing between the
+        // look above and a plain watch was told to no one, and a deletion right after it ended
+        // the stream with `deleted` at the look's revision, the change never sent (the
+        // concurrency review). Moved on, the stream catches up from the session as it is and
+        // tries again; past a few tries (a session changing that fast) it watches as before.
+        var reached = session.revision
+        var started: Watch?
+        for _ in 0..<Self.watchAttempts where started == nil {
+            switch store.watch(session.id, ifAt: reached, { change in subscriber.handle(change) }) {
+            case .watching(let watch): started = watch
+            case .gone: throw PresentationError.sessionNotFound
+            case .moved(let current):
+                // Ended (`revoked`: the token was replaced meanwhile) is answered as it stands.
+                guard subscriber.pump(reading: current) else { return Self.streamResponse(stream) }
+                reached = current.revision
+            }
+        }
+        guard let watch = started ?? store.watch(session.id, { change in subscriber.handle(change) }) else {
             throw PresentationError.sessionNotFound
         }
         // Followed live, the session is in use: each beat keeps it alive, as a read would,
@@ -168,6 +185,13 @@ extension PresentationAPI {
         }
         // Anything that changed between the snapshot and the watch goes out now.
         subscriber.pump()
+        return Self.streamResponse(stream)
+    }
+
+    /// Tries of a stream's watch at the revision it has reached (`eventStream`).
+    static let watchAttempts = 8
+
+    private static func streamResponse(_ stream: HTTPStream) -> HTTPResponse {
         let headers: HTTPHeaders = [
             "Content-Type": "text/event-stream", "Cache-Control": "no-store",
             "X-Accel-Buffering": "no",
