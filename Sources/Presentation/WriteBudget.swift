@@ -8,7 +8,7 @@ import Synchronization
 /// How many bytes a second one large session may have written to storage: each change of a
 /// durable session writes the whole session, so a session grown to megabytes turns every small
 /// request into megabytes written and folded, and one client holding it slowed every other
-/// session's writes twenty to forty times (SECURITY.md, "Durable storage").
+/// session's writes twenty to forty times (SECURITY.md, "What it does not do").
 ///
 /// A generic cell rate algorithm per session: each write of `bytes` moves the session's
 /// theoretical time forward by `bytes / bytesPerSecond`, and a change is refused while that
