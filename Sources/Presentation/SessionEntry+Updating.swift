@@ -87,7 +87,9 @@ extension SessionEntry {
                 state.lease = state.lease.used(at: lease.lastAccess)
                 state.persistedAccess = max(state.persistedAccess, lease.lastAccess)
                 state.storedBytes = UInt32(clamping: bytes)
-                budget?.charge(draft.id, bytes: bytes, at: now)
+                if let budget {
+                    budget.charge(draft.id, bytes: journal.writtenBytes(of: draft, over: previous, storedBytes: bytes), at: now)
+                }
                 let revised = draft.revision != state.session.revision
                 state.session = draft
                 return revised ? (Self.ordered(state.watchers), .revised(draft.revision, token: draft.tokenDigest)) : nil
@@ -114,10 +116,13 @@ extension SessionEntry {
             result = try body(&draft)
             if let journal, draft.revision != state.session.revision || draft != state.session {
                 try Self.checkBudget(budget, of: state, at: now)
-                let bytes = try journal.save(draft, over: state.stored, lease: lease)
+                let previous = state.stored
+                let bytes = try journal.save(draft, over: previous, lease: lease)
                 state.storedBytes = UInt32(clamping: bytes)
                 state.persistedAccess = lease.lastAccess
-                budget?.charge(draft.id, bytes: bytes, at: now)
+                if let budget {
+                    budget.charge(draft.id, bytes: journal.writtenBytes(of: draft, over: previous, storedBytes: bytes), at: now)
+                }
             }
             state.session = draft
         }

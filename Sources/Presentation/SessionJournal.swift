@@ -18,6 +18,11 @@ public protocol SessionJournal: Sendable {
         _ session: Session, over previous: StoredSession?, lease: SessionLease,
         then done: @escaping @Sendable (Result<Int, PresentationError>) -> Void)
 
+    /// The bytes a write of `session` over `previous`, for which `save` answered `storedBytes`,
+    /// put in the journal: what `WriteBudget` charges the session. A journal that keeps what it
+    /// wrote before (a session's events, each written once) says less than `storedBytes`.
+    func writtenBytes(of session: Session, over previous: StoredSession?, storedBytes: Int) -> Int
+
     /// Removes sessions, as last written; returns once that is durable.
     func remove(_ sessions: [StoredSession]) throws(PresentationError)
 
@@ -38,6 +43,11 @@ public protocol SessionJournal: Sendable {
 }
 
 extension SessionJournal {
+    /// For a journal that writes the whole session each time.
+    public func writtenBytes(of session: Session, over previous: StoredSession?, storedBytes: Int) -> Int {
+        storedBytes
+    }
+
     /// For a journal that has no queue of its own: removes, then calls `done`, before returning.
     public func remove(_ sessions: [StoredSession], then done: @escaping @Sendable (PresentationError?) -> Void) {
         do {

@@ -60,7 +60,8 @@ public final class WriteBudget: Sendable {
         return max(1, Int((due - now - burstSeconds).rounded(.up)))
     }
 
-    /// Counts a write of `bytes` of the session at `now`.
+    /// Counts a write of `bytes` of the session at `now`: what the write put on disk
+    /// (`SessionJournal.writtenBytes`), not counted under `countedFrom`, as in a small session.
     func charge(_ id: SessionID, bytes: Int, at now: Date) {
         guard bytes >= countedFrom else { return }
         let now = now.timeIntervalSinceReferenceDate
