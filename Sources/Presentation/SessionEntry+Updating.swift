@@ -66,7 +66,7 @@ extension SessionEntry {
                 let result = try body(&changed)
                 // Nothing changed, so nothing to write: the result is that of a read.
                 if changed.revision != state.session.revision || changed != state.session {
-                    try Self.checkBudget(budget, of: state, at: now)
+                    try Self.checkBudget(budget, of: state, changedTo: changed, at: now)
                     draft = changed
                 } else {
                     state.lease = lease
@@ -115,7 +115,7 @@ extension SessionEntry {
             var draft = state.session
             result = try body(&draft)
             if let journal, draft.revision != state.session.revision || draft != state.session {
-                try Self.checkBudget(budget, of: state, at: now)
+                try Self.checkBudget(budget, of: state, changedTo: draft, at: now)
                 let previous = state.stored
                 let bytes = try journal.save(draft, over: previous, lease: lease)
                 state.storedBytes = UInt32(clamping: bytes)
@@ -133,10 +133,13 @@ extension SessionEntry {
     /// Refuses a change to write while the session has had its share of `budget` written.
     /// Asked once the change is made (on a copy, thrown away then): a change that writes
     /// nothing, a keyed retry's replay among them, is never refused for the rate, and a change
-    /// refused for its own reasons says those.
-    private static func checkBudget(_ budget: WriteBudget?, of state: borrowing State, at now: Date) throws(PresentationError) {
-        guard let budget, let wait = budget.wait(for: state.session.id, storedBytes: Int(state.storedBytes), at: now)
-        else { return }
+    /// refused for its own reasons says those. A token rotation is allowed more (`WriteBudget`).
+    private static func checkBudget(
+        _ budget: WriteBudget?, of state: borrowing State, changedTo changed: borrowing Session, at now: Date
+    ) throws(PresentationError) {
+        guard let budget else { return }
+        let rotation = changed.tokenDigest != state.session.tokenDigest
+        guard let wait = budget.wait(for: state.session.id, replacingToken: rotation, at: now) else { return }
         throw .writeRateLimited(bytesPerSecond: budget.bytesPerSecond, retryAfter: wait)
     }
 

@@ -108,7 +108,7 @@ extension PresentationAPI {
         if let budget = store.writeBudget, store.journalStatistics != nil {
             text.single(
                 "presentation_write_rate_sessions", type: "gauge",
-                help: "Sessions of 64 KiB or more whose writes --max-session-write-rate counts now, some of them caught up.",
+                help: "Sessions whose writes --max-session-write-rate counts now, some of them caught up.",
                 Double(budget.trackedSessions))
         }
         if let creationRate {

@@ -137,7 +137,7 @@ struct Options {
         },
         Setting(
             flag: "--max-session-write-rate", environment: "MAX_SESSION_WRITE_RATE",
-            help: "bytes a second a session of 64 KiB or more may have written, 4 s of it at once; past it, its changes get 429; 0 for no limit; sqlite storage only (default 2097152)"
+            help: "bytes a second one session may have written, 4 s of it at once; past it, its changes get 429; 0 for no limit; sqlite storage only (default 2097152)"
         ) {
             let rate = try integer($1, "--max-session-write-rate", 0...(1 << 40))
             guard rate == 0 || rate >= 1 << 16 else {
