@@ -53,7 +53,9 @@ struct FailingDiskMomentsTests {
     func fillsDuringFoldsAndCheckpoints() throws {
         let data = DataDirectory()
         let disk = try FailingDisk(data: data)
-        let (server, client) = try disk.startServer(["--max-stack-length", "10000"])
+        // The write rate off: hundreds of changes of a 200 KB session in a row are what this
+        // needs, and --max-session-write-rate would slow them to ten a second.
+        let (server, client) = try disk.startServer(["--max-stack-length", "10000", "--max-session-write-rate", "0"])
         defer { if server.process.isRunning { kill(server.process.processIdentifier, SIGKILL) } }
         // Each change logs the whole session (about 200 KB): the 4 MB fold threshold is passed
         // every twenty changes, and SQLite's 32 MB checkpoint every 160 or so.
