@@ -54,13 +54,15 @@ extension SessionEntry {
         // retaining every array of the session (docs/performance.md, item 82).
         var draft: Session?
         let lease: SessionLease
+        let before: SessionLease
         let previous: StoredSession
         let result: R
         do {
-            (lease, previous, result) = try state.withLock { state throws -> (SessionLease, StoredSession, R) in
+            (lease, before, previous, result) = try state.withLock {
+                state throws -> (SessionLease, SessionLease, StoredSession, R) in
                 guard !state.closed, !state.lease.isExpired(at: now) else { throw PresentationError.sessionNotFound }
-                // The lease moves with the change, once it is made: a change refused (a wrong
-                // token among the reasons) or not written keeps no session alive.
+                // The lease moves only once the body and the budget let the change through: a
+                // change refused (a wrong token among the reasons) keeps no session alive.
                 let lease = state.lease.used(at: now)
                 var changed = state.session
                 let result = try body(&changed)
@@ -68,10 +70,15 @@ extension SessionEntry {
                 if changed.revision != state.session.revision || changed != state.session {
                     try Self.checkBudget(budget, of: state, changedTo: changed, at: now)
                     draft = changed
-                } else {
-                    state.lease = lease
                 }
-                return (lease, state.stored, result)
+                // Moved now for a change to write too, not once it is written: readers meanwhile
+                // judged the lease as it was, and a session whose time-to-live ran out during
+                // the write answered them 404, then came back with the change, answered 2xx.
+                // A write that fails moves it back (below); the sweep writes no lease of a
+                // session whose turn is held (`unwrittenLease`), so the disk never has it.
+                let before = state.lease
+                state.lease = lease
+                return (lease, before, state.stored, result)
             }
         } catch {
             completion(.failure(error))
@@ -83,7 +90,11 @@ extension SessionEntry {
         }
         journal.save(draft, over: previous, lease: lease) { [self] written in
             let notice = state.withLock { state -> (watchers: [Watch], change: SessionChange)? in
-                guard case .success(let bytes) = written else { return nil }
+                guard case .success(let bytes) = written else {
+                    // Not written, so no use: the lease goes back, unless a read moved it on since.
+                    if state.lease.lastAccess == lease.lastAccess { state.lease = before }
+                    return nil
+                }
                 state.lease = state.lease.used(at: lease.lastAccess)
                 state.persistedAccess = max(state.persistedAccess, lease.lastAccess)
                 state.storedBytes = UInt32(clamping: bytes)

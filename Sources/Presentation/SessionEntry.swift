@@ -95,10 +95,13 @@ final class SessionEntry: Sendable {
         state.withLock { $0.lease }
     }
 
-    /// The lease when reads have moved it past what the journal has, for a batched touch.
+    /// The lease when reads have moved it past what the journal has, for a batched touch; nil
+    /// while a change holds the turn: that change moved the lease before its write, which may
+    /// yet fail (no use, then), and the write carries the lease itself. Reads meanwhile are
+    /// written by the next sweep.
     var unwrittenLease: SessionLease? {
         state.withLock { state in
-            state.closed || state.lease.lastAccess <= state.persistedAccess ? nil : state.lease
+            state.closed || state.busy || state.lease.lastAccess <= state.persistedAccess ? nil : state.lease
         }
     }
 
