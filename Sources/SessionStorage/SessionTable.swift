@@ -236,6 +236,9 @@ final class SessionTable {
         } catch {
             // A failed COMMIT may have rolled back already (SQLITE_FULL does); never leave a transaction open.
             if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
+            // Its frames may be in the log past the index's end, where a crash's recovery would
+            // find them committed (`FailedCommitFrames`).
+            if let log = connection.walPath { _ = FailedCommitFrames.cutOff(logAt: log) }
             throw error
         }
     }

@@ -4,7 +4,8 @@ import Testing
 /// A disk that fails on demand, for the real binary: a library loaded ahead of libc
 /// (`PreloadedLibrary`) that makes `fsync` and `fdatasync` fail with EIO while one flag file
 /// exists, and writes to files under the data directory fail with ENOSPC (a full disk) while
-/// another does (at once, or once a given number of bytes more have been written); it calls
+/// another does (at once, or once a given number of bytes more have been written), writes to
+/// the log's index (`-shm`) alone fail so while a third does; it calls
 /// libc's otherwise. The server's threads and SQLite reach all of these through libc, so the
 /// server meets the failure where a failing disk would put it.
 final class FailingDisk: Sendable {
@@ -12,6 +13,7 @@ final class FailingDisk: Sendable {
     private let dataDirectory: String
     private var flushFlag: String { library.directory + "/fail-flushes" }
     private var fullFlag: String { library.directory + "/full" }
+    private var indexFlag: String { library.directory + "/index-full" }
 
     private static let source = """
         #define _GNU_SOURCE
@@ -65,13 +67,18 @@ final class FailingDisk: Sendable {
            the data directory. */
         static int full(int descriptor, size_t count) {
             const char *directory = getenv("FAILING_DISK_DATA");
-            if (directory == NULL || !flagged("FAILING_DISK_FULL")) return 0;
+            if (directory == NULL) return 0;
+            int whole = flagged("FAILING_DISK_FULL"), index = flagged("FAILING_DISK_INDEX");
+            if (!whole && !index) return 0;
             char link[64], path[4096];
             snprintf(link, sizeof link, "/proc/self/fd/%d", descriptor);
             ssize_t length = readlink(link, path, sizeof path - 1);
             if (length <= 0) return 0;
             path[length] = 0;
-            return strncmp(path, directory, strlen(directory)) == 0 && noRoom(count);
+            if (strncmp(path, directory, strlen(directory)) != 0) return 0;
+            /* The log's index (-shm) grows into new blocks while the log reuses its own. */
+            if (index && length > 4 && strcmp(path + length - 4, "-shm") == 0) return 1;
+            return whole && noRoom(count);
         }
 
         #define REAL(name, type) ((type)dlsym(RTLD_NEXT, name))
@@ -128,7 +135,7 @@ final class FailingDisk: Sendable {
     /// The environment that loads the library into the server.
     var environment: [String: String] {
         library.environment([
-            "FAILING_DISK_FLUSHES": flushFlag, "FAILING_DISK_FULL": fullFlag,
+            "FAILING_DISK_FLUSHES": flushFlag, "FAILING_DISK_FULL": fullFlag, "FAILING_DISK_INDEX": indexFlag,
             // The path as the kernel gives it back for an open descriptor (symbolic links resolved).
             "FAILING_DISK_DATA": URL(fileURLWithPath: dataDirectory).resolvingSymlinksInPath().path + "/",
         ])
@@ -174,5 +181,17 @@ final class FailingDisk: Sendable {
 
     func free() throws {
         try FileManager.default.removeItem(atPath: fullFlag)
+    }
+
+    /// From now on, the log's index (`-shm`) cannot grow, until `freeIndex()`, while the log
+    /// itself takes writes: a full disk as met by a log that reuses the blocks it had before
+    /// (SQLite writes a log from its start again after each checkpoint) while its index
+    /// needs new ones (it grows a region every 4,096 frames).
+    func fillIndex() throws {
+        try #require(FileManager.default.createFile(atPath: indexFlag, contents: nil))
+    }
+
+    func freeIndex() throws {
+        try FileManager.default.removeItem(atPath: indexFlag)
     }
 }
