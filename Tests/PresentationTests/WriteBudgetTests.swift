@@ -11,18 +11,11 @@ import Testing
 /// four changes through at one instant.
 @Suite("Write budget")
 struct WriteBudgetTests {
-    /// A clock the test moves by hand.
-    final class Clock: Sendable {
-        private let time = Mutex(Fixture.created)
-        var now: Date { time.withLock { $0 } }
-        func advance(_ seconds: Double) { time.withLock { $0 += seconds } }
-    }
-
     /// A store over a `RecordingJournal` whose budget is 1,000 bytes a second, holding one
     /// session of one screen.
-    static func store() throws -> (RecordingJournal, InMemorySessionStore, SessionID, Clock) {
+    static func store() throws -> (RecordingJournal, InMemorySessionStore, SessionID, ManualClock) {
         let journal = RecordingJournal()
-        let clock = Clock()
+        let clock = ManualClock()
         let store = InMemorySessionStore(
             journal: journal, writeBudget: WriteBudget(bytesPerSecond: 1_000),
             clock: { clock.now })
@@ -160,7 +153,7 @@ struct WriteBudgetTests {
 
     @Test("Without a journal there is nothing to budget: the in-memory store never refuses for it")
     func memoryStoreUnbounded() throws {
-        let clock = Clock()
+        let clock = ManualClock()
         let store = InMemorySessionStore(
             writeBudget: WriteBudget(bytesPerSecond: 1_000), clock: { clock.now })
         let id = try store.create(root: Fixture.spec("home"), timeToLive: nil, now: clock.now).session.id
