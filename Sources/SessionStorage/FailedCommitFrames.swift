@@ -21,12 +21,14 @@ enum FailedCommitFrames {
     /// After a failed commit, on the thread that writes SQLite: makes the first frame past the
     /// index's end unreadable to recovery when it is of this log. 0 when done or nothing is to
     /// be done (no log, no index of this log, no frame there); else the `errno` of the failure.
-    static func cutOff(logAt path: String) -> Int32 {
-        let indexPath = (path.hasSuffix("-wal") ? String(path.dropLast(4)) : path) + "-shm"
+    /// The index is read where `connection` has it mapped, never opened here: closing a
+    /// descriptor of it would release SQLite's locks on it (`SQLiteConnection.walIndex`).
+    static func cutOff(of connection: SQLiteConnection) -> Int32 {
+        guard let path = connection.walPath else { return 0 }
         let log = open(path, O_RDWR | O_CLOEXEC)
         guard log >= 0 else { return errno == ENOENT ? 0 : errno }
         defer { close(log) }
-        guard let header = read(log, count: WALCheck.headerSize, at: 0), let index = read(indexPath, count: 96) else {
+        guard let header = read(log, count: WALCheck.headerSize, at: 0), let index = connection.walIndex(count: 96) else {
             return 0
         }
         let salts = Array(header[16..<24])
@@ -49,13 +51,5 @@ enum FailedCommitFrames {
         var bytes = [UInt8](repeating: 0, count: count)
         let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, count, off_t(offset)) }
         return got == count ? bytes : nil
-    }
-
-    /// The first `count` bytes of the file at `path`; nil when it cannot be read or is shorter.
-    private static func read(_ path: String, count: Int) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        return read(descriptor, count: count, at: 0)
     }
 }

@@ -71,6 +71,26 @@ final class SQLiteConnection {
         return String(cString: wal)
     }
 
+    /// The first `count` bytes (at most a region's, 32 KiB) of the main database's log index
+    /// (`-shm`) as SQLite has it mapped; nil when it has none mapped. Read through SQLite, not
+    /// from the file: closing a descriptor of the file, however briefly open, releases every
+    /// POSIX lock this process holds on it, SQLite's too. Its read lock on the index's dead-man
+    /// byte tells another process (the `sqlite3` shell README has make a backup while the
+    /// server runs) that the index is in use; without it, that process truncates the index and
+    /// rebuilds it under this one, which has it mapped.
+    func walIndex(count: Int) -> [UInt8]? {
+        let regionSize: Int32 = 32_768
+        guard count <= regionSize else { return nil }
+        var file: UnsafeMutablePointer<sqlite3_file>?
+        guard sqlite3_file_control(handle, "main", SQLITE_FCNTL_FILE_POINTER, &file) == SQLITE_OK,
+            let methods = file?.pointee.pMethods, methods.pointee.iVersion >= 2, let map = methods.pointee.xShmMap
+        else { return nil }
+        var region: UnsafeMutableRawPointer?
+        // Not extended (0): a region SQLite has not mapped is not made here.
+        guard map(file, 0, regionSize, 0, &region) == SQLITE_OK, let region else { return nil }
+        return Array(UnsafeRawBufferPointer(start: region, count: count))
+    }
+
     /// The error for a failed call's `status`, with the connection's message.
     func error(_ status: Int32) -> SQLiteError {
         SQLiteError(code: status & 0xFF, message: lastMessage)

@@ -238,7 +238,7 @@ final class SessionTable {
             if !connection.isAutocommit { try? connection.execute("ROLLBACK") }
             // Its frames may be in the log past the index's end, where a crash's recovery would
             // find them committed (`FailedCommitFrames`).
-            if let log = connection.walPath { _ = FailedCommitFrames.cutOff(logAt: log) }
+            _ = FailedCommitFrames.cutOff(of: connection)
             throw error
         }
     }
