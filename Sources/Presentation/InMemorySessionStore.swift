@@ -15,7 +15,7 @@ public final class InMemorySessionStore: SessionStore {
     let journal: (any SessionJournal)?
     /// Past it, new sessions are refused; nil: no bound but `limits.maxSessions`.
     public let memoryBudget: MemoryBudget?
-    /// With a journal: what large sessions may have written a second; nil: no bound.
+    /// With a journal: what each session may have written a second; nil: no bound.
     public let writeBudget: WriteBudget?
     /// The time that leases are measured against; injected so that expiry can be tested exactly.
     let clock: @Sendable () -> Date

@@ -35,8 +35,9 @@ public enum PresentationError: Error, Hashable, Sendable {
     /// The process holds `limit` bytes of memory or more (`MemoryBudget`); existing sessions
     /// go on, new ones wait.
     case memoryLimitReached(limit: Int)
-    /// The session is large and has had `bytesPerSecond` written to storage of late
-    /// (`WriteBudget`): the change was not made; it may be in `retryAfter` seconds.
+    /// The session has had more than `bytesPerSecond` a second written to storage of late
+    /// (`WriteBudget`, which counts every session): the change was not made; it may be in
+    /// `retryAfter` seconds.
     case writeRateLimited(bytesPerSecond: Int, retryAfter: Int)
     /// The disk is full: the change was not written and the session is as it was.
     case storageFull

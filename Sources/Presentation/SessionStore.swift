@@ -139,7 +139,7 @@ public protocol SessionStore: Sendable {
     /// The bound on the process's memory past which new sessions are refused; nil without one.
     var memoryBudget: MemoryBudget? { get }
 
-    /// The bound on what large sessions may have written a second; nil without one.
+    /// The bound on what each session may have written a second; nil without one.
     var writeBudget: WriteBudget? { get }
 }
 

@@ -188,7 +188,7 @@ struct ProblemDetails: Sendable {
         case .writeRateLimited(let bytesPerSecond, let retryAfter):
             self.init(
                 status: .tooManyRequests, code: "write_rate_limited",
-                detail: "this session is large, and its changes may write \(bytesPerSecond) bytes a second to storage; nothing was changed, retry in \(retryAfter) s",
+                detail: "this session's changes may write \(bytesPerSecond) bytes a second to storage, and have written more of late; nothing was changed, retry in \(retryAfter) s",
                 extensions: [("limit", .number(String(bytesPerSecond)))])
             headers.set("Retry-After", String(retryAfter))
         case .storageFull:

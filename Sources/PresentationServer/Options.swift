@@ -27,7 +27,7 @@ struct Options {
     /// kernel's page cache of the database, and the server refuses sessions before the OOM
     /// killer ends all of them.
     var maxMemoryBytes: Int? = ProcessMemory.availableBytes.map { $0 / 4 * 3 }
-    /// Bytes a second a large session may have written to durable storage (`WriteBudget`); nil: no bound.
+    /// Bytes a second each session may have written to durable storage (`WriteBudget`); nil: no bound.
     var maxSessionWriteRate: Int? = 2 << 20
     /// Where sessions live.
     var storage = Storage.sqlite
