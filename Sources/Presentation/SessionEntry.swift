@@ -98,7 +98,9 @@ final class SessionEntry: Sendable {
     /// The lease when reads have moved it past what the journal has, for a batched touch; nil
     /// while a change holds the turn: that change moved the lease before its write, which may
     /// yet fail (no use, then), and the write carries the lease itself. Reads meanwhile are
-    /// written by the next sweep.
+    /// written by the next sweep; at a stop, whose last touch comes once requests are answered,
+    /// only a write still in flight then (past the grace period) leaves them unwritten, the
+    /// deadline on disk early by as long as that write took.
     var unwrittenLease: SessionLease? {
         state.withLock { state in
             state.closed || state.busy || state.lease.lastAccess <= state.persistedAccess ? nil : state.lease
