@@ -109,9 +109,12 @@ extension SessionEntry {
     /// A session whose turn is held is left to the next sweep: a change or a deletion of it is
     /// being written, and the journal does not yet say what that write stored. Closed then, it
     /// was removed with the bytes before the write (which counted them too), or removed twice.
+    /// So is one whose change is still telling its watchers (without a journal), as a deletion
+    /// waits for it: closed then, a stream was told `deleted` and found no session to read
+    /// the change from, which was made (`telling` holds the `closing` flag too).
     func closeIfExpired(at now: Date) -> (watchers: [Watch], stored: StoredSession)? {
         state.withLock { state in
-            guard !state.closed, !state.busy, !state.closing, state.lease.isExpired(at: now) else { return nil }
+            guard !state.closed, !state.busy, state.telling == 0, state.lease.isExpired(at: now) else { return nil }
             return (Self.close(&state), state.stored)
         }
     }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Presentation
 import Synchronization
@@ -63,5 +64,42 @@ struct InFlightChangeExpiryTests {
         let read = clock.now
         journal.land()
         #expect(store.lease(of: id)?.lastAccess == read, "the read was a use, whatever became of the change")
+    }
+
+    /// Without a journal a change tells its watchers outside the lock, and a deletion waits
+    /// for that to end so that `deleted` is the last word; the sweep did not, so a stream could
+    /// be told `deleted` before the change that came first (a ttl shorter than the telling, or
+    /// the clock jumping forward meanwhile).
+    @Test("In memory, a session whose change is still telling its watchers is left to the next sweep")
+    func sweepWaitsForTelling() throws {
+        let clock = ManualClock()
+        let store = InMemorySessionStore(limits: Limits(sessionTTL: 10), clock: { clock.now })
+        let id = try store.create(root: Fixture.spec("home"), now: clock.now).session.id
+        let held = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        let told = ChangeLog()
+        let hold = try #require(
+            store.watch(id) { change in
+                told.append(change)
+                guard case .revised = change else { return }
+                held.signal()
+                _ = release.wait(timeout: .now() + 30)
+            })
+        defer { hold.cancel() }
+        let changed = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = try? store.update(id) { session in try session.run(.push(Fixture.spec("next"))) }
+            changed.signal()
+        }
+        #expect(held.wait(timeout: .now() + 30) == .success)
+        clock.advance(11)
+        #expect(try store.removeExpired(now: clock.now) == 0, "closed while its change was still being told")
+        release.signal()
+        #expect(changed.wait(timeout: .now() + 30) == .success)
+        #expect(try store.removeExpired(now: clock.now) == 1)
+        let kinds = told.all.map { change -> String in
+            if case .revised(let revision, _) = change { return "revised \(revision)" }
+            return "deleted"
+        }
+        #expect(kinds == ["revised 2", "deleted"])
     }
 }
