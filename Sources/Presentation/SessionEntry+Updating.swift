@@ -98,9 +98,7 @@ extension SessionEntry {
                 state.lease = state.lease.used(at: lease.lastAccess)
                 state.persistedAccess = max(state.persistedAccess, lease.lastAccess)
                 state.storedBytes = UInt32(clamping: bytes)
-                if let budget {
-                    budget.charge(draft.id, bytes: journal.writtenBytes(of: draft, over: previous, storedBytes: bytes), at: now)
-                }
+                budget?.charge(draft, writtenTo: journal, over: previous, storedBytes: bytes, at: now)
                 let revised = draft.revision != state.session.revision
                 state.session = draft
                 return revised ? (Self.ordered(state.watchers), .revised(draft.revision, token: draft.tokenDigest)) : nil
@@ -131,9 +129,7 @@ extension SessionEntry {
                 let bytes = try journal.save(draft, over: previous, lease: lease)
                 state.storedBytes = UInt32(clamping: bytes)
                 state.persistedAccess = lease.lastAccess
-                if let budget {
-                    budget.charge(draft.id, bytes: journal.writtenBytes(of: draft, over: previous, storedBytes: bytes), at: now)
-                }
+                budget?.charge(draft, writtenTo: journal, over: previous, storedBytes: bytes, at: now)
             }
             state.session = draft
         }

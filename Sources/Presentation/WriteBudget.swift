@@ -81,6 +81,15 @@ public final class WriteBudget: Sendable {
         }
     }
 
+    /// Counts the write of `session` over `previous` that `journal` answered `storedBytes`
+    /// for, at what the journal says it put on disk.
+    func charge(
+        _ session: borrowing Session, writtenTo journal: any SessionJournal, over previous: StoredSession?,
+        storedBytes: Int, at now: Date
+    ) {
+        charge(session.id, bytes: journal.writtenBytes(of: session, over: previous, storedBytes: storedBytes), at: now)
+    }
+
     /// Sessions counted now, some of them due (for tests and `/metrics`).
     public var trackedSessions: Int { state.withLock { $0.entries.count } }
 }
