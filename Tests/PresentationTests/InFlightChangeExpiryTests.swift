@@ -10,12 +10,19 @@ import Testing
 /// the change, answered 2xx, then kept: gone, then back.
 @Suite("Expiry while a change is written")
 struct InFlightChangeExpiryTests {
-    @Test("A session is not gone to readers while a change made before its expiry is written, and the change is kept")
-    func readDuringWriteSeesTheSessionAlive() throws {
+    /// A store over a `RecordingJournal` (writes land when the test says), sessions living 10 s
+    /// idle, holding one session created at the clock's start.
+    static func durableSession() throws -> (ManualClock, RecordingJournal, InMemorySessionStore, SessionID) {
         let clock = ManualClock()
         let journal = RecordingJournal()
         let store = InMemorySessionStore(limits: Limits(sessionTTL: 10), journal: journal, clock: { clock.now })
         let id = try store.create(root: Fixture.spec("home"), now: clock.now).session.id
+        return (clock, journal, store, id)
+    }
+
+    @Test("A session is not gone to readers while a change made before its expiry is written, and the change is kept")
+    func readDuringWriteSeesTheSessionAlive() throws {
+        let (clock, journal, store, id) = try Self.durableSession()
         clock.advance(9.5)
         // nil until answered; then whether the change was made.
         let made = Mutex<Bool?>(nil)
@@ -35,10 +42,7 @@ struct InFlightChangeExpiryTests {
 
     @Test("A change whose write fails keeps the session alive no longer than it was")
     func failedWriteLeavesTheLease() throws {
-        let clock = ManualClock()
-        let journal = RecordingJournal()
-        let store = InMemorySessionStore(limits: Limits(sessionTTL: 10), journal: journal, clock: { clock.now })
-        let id = try store.create(root: Fixture.spec("home"), now: clock.now).session.id
+        let (clock, journal, store, id) = try Self.durableSession()
         let created = try #require(store.lease(of: id)?.lastAccess)
         clock.advance(9.5)
         journal.fail(with: .storageFull)
@@ -52,10 +56,7 @@ struct InFlightChangeExpiryTests {
 
     @Test("A read while a change is written still counts when the write fails")
     func readDuringFailedWriteCounts() throws {
-        let clock = ManualClock()
-        let journal = RecordingJournal()
-        let store = InMemorySessionStore(limits: Limits(sessionTTL: 10), journal: journal, clock: { clock.now })
-        let id = try store.create(root: Fixture.spec("home"), now: clock.now).session.id
+        let (clock, journal, store, id) = try Self.durableSession()
         clock.advance(5)
         journal.fail(with: .storageFull)
         store.change(id, { session in try session.run(.push(Fixture.spec("next"))) }) { _ in }
