@@ -55,13 +55,20 @@ export class DeviceView {
 
   /** Shows a message instead of a session. */
   clear(message) {
+    // The focus on a control of the tree (a row pressed from the keyboard whose tap learnt
+    // that the token was replaced, a session deleted from elsewhere) fell with the tree to the
+    // page's body, leaving a keyboard or screen reader user nowhere: it goes to the message
+    // that takes the tree's place. Focus elsewhere on the page stays where it is.
+    const hadFocus = this.container.contains(document.activeElement);
     this.session = null;
     this.topKey = null;
     this.paths.clear();
     this.pushers.clear();
     this.drafts.clear();
     announce(this, null);
-    this.container.replaceChildren(h('div', { class: 'device-empty' }, h('p', {}, message)));
+    const text = h('p', { tabindex: '-1' }, message);
+    this.container.replaceChildren(h('div', { class: 'device-empty' }, text));
+    if (hadFocus) text.focus({ preventScroll: true });
   }
 
   render(session) {

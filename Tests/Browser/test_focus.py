@@ -91,3 +91,43 @@ def test_a_sheet_dismissed_elsewhere_leaves_the_focus_on_the_title_not_lost(brow
     wait_for(browser, lambda d: 'nav-title' in (d.switch_to.active_element.get_attribute('class') or ''),
              message=f'the focus is on {focused(browser)}, not on the inbox\'s title')
     assert browser.switch_to.active_element.text == 'Inbox'
+
+
+# --- The session ends under the focus ---------------------------------------------------------
+
+def focus_in_device(driver):
+    return driver.execute_script('return document.querySelector("#device-layers").contains(document.activeElement)')
+
+
+def test_a_session_that_ends_under_the_focus_leaves_it_on_what_the_device_says(browser, server, api):
+    """A keyboard user pressed a row, and the tap learnt that the page's token was replaced
+    (401); or the session was deleted by another client while the focus was on that row. The
+    device drops the tree for a message, and the focus fell with it to the page's body: a
+    screen reader user was left nowhere. It goes to the message that takes the tree's place."""
+    refused = api.create(INBOX)
+    open_session(browser, server.url, refused)
+    api.request('POST', f'/v1/sessions/{refused["id"]}/token', token=refused['token'])
+    css(browser, '[data-message="a"]').send_keys(Keys.ENTER)
+    wait_for(browser, lambda d: 'token' in css(d, '#device-layers').text)
+    assert focus_in_device(browser), f'after a tap refused 401 the focus is on {focused(browser)}'
+    assert 'token' in browser.switch_to.active_element.text
+
+    deleted = api.create(INBOX)
+    open_session(browser, server.url, deleted)
+    browser.execute_script('document.querySelector(\'[data-message="a"]\').focus()')
+    api.request('DELETE', f'/v1/sessions/{deleted["id"]}', token=deleted['token'])
+    wait_for(browser, lambda d: 'deleted' in css(d, '#device-layers').text)
+    assert focus_in_device(browser), f'after the session was deleted the focus is on {focused(browser)}'
+    assert 'deleted' in browser.switch_to.active_element.text
+
+
+def test_a_session_ending_leaves_focus_elsewhere_where_it_was(browser, server, api):
+    """The focus in the inspector stays there when the session ends: only focus the device
+    was holding is moved."""
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    area = css(browser, '#operation-body')
+    area.click()
+    api.request('DELETE', f'/v1/sessions/{session["id"]}', token=session['token'])
+    wait_for(browser, lambda d: 'deleted' in css(d, '#device-layers').text)
+    assert focused(browser) == 'operation-body'
