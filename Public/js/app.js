@@ -26,6 +26,7 @@ const elements = {
   openForm: document.querySelector('#open-form'),
   leave: document.querySelector('#leave'),
   sessionLabel: document.querySelector('#session-label'),
+  main: document.querySelector('main'),
 };
 
 /** The open session: its API, the last tree drawn, its stream, and refetch bookkeeping. */
@@ -73,16 +74,32 @@ function topScreen() {
 
 // --- Notices and connection state ---------------------------------------------------------
 
+/**
+ * What had the focus when the notice was shown (the control whose request it reports, most
+ * often): where the focus goes back to when the person dismisses the notice.
+ */
+let noticeOpener = null;
+
 /** `text`: a string, or pieces for `h()`, where what a client wrote is isolated (dom.js). */
 function showNotice(text, kind = 'error') {
+  const active = document.activeElement;
+  if (!elements.notice.contains(active)) noticeOpener = active && active !== document.body ? active : null;
   elements.notice.hidden = false;
   elements.notice.dataset.kind = kind;
   fill(elements.noticeText, text);
 }
 
 function clearNotice() {
+  // Hidden with the focus on its ×, the notice dropped the focus to the page's body, leaving a
+  // keyboard or screen reader user who dismissed it nowhere.
+  const hadFocus = elements.notice.contains(document.activeElement);
   elements.notice.hidden = true;
   elements.noticeText.textContent = '';
+  const opener = noticeOpener;
+  noticeOpener = null;
+  if (!hadFocus) return;
+  if (opener && opener.isConnected && !opener.closest('[inert]') && opener.checkVisibility()) opener.focus();
+  else elements.main.focus({ preventScroll: true });
 }
 
 document.querySelector('#notice-close').addEventListener('click', clearNotice);

@@ -4,6 +4,7 @@ device, and a body the server refuses."""
 import re
 
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
 
 from harness import API
@@ -144,3 +145,31 @@ def test_a_start_refused_503_says_when_to_retry(browser, server_with):
     assert '503' in notice and 'too_many_sessions' in notice, notice
     assert 'retry in 60 s' in notice, notice
     assert '#session=' not in browser.current_url
+
+
+def test_dismissing_the_notice_from_the_keyboard_returns_the_focus(browser, server, api):
+    """The notice's × hides the notice, and the focus on it fell to the page's body: a keyboard
+    or screen reader user who dismissed a refusal was left nowhere. It goes back to what had the
+    focus when the notice came (here Send, whose 409 it reports)."""
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    send(browser, 'pop', '{}')
+    outcome(browser, 'error')
+    send_button = css(browser, '#operation-form button[type="submit"]')
+    assert browser.switch_to.active_element == send_button
+    close = css(browser, '#notice-close')
+    browser.execute_script('arguments[0].focus()', close)
+    close.send_keys(Keys.ENTER)
+    wait_for(browser, lambda d: not css(d, '#notice').is_displayed())
+    active = browser.switch_to.active_element
+    assert active == send_button, f'the focus is on {active.tag_name} {active.get_attribute("id")}, not on Send'
+
+    # Nothing had the focus when the notice came (a session that cannot be opened): the focus
+    # goes to the page's main content, not to its body.
+    browser.get(f'{server.url}/#session={session["id"]}&token={"B" * 43}')
+    wait_for(browser, lambda d: css(d, '#notice').is_displayed())
+    close = css(browser, '#notice-close')
+    browser.execute_script('arguments[0].focus()', close)
+    close.send_keys(Keys.ENTER)
+    wait_for(browser, lambda d: not css(d, '#notice').is_displayed())
+    assert browser.execute_script('return document.activeElement !== document.body'), 'the focus fell to the page\'s body'
