@@ -80,8 +80,18 @@ function topScreen() {
  */
 let noticeOpener = null;
 
-/** `text`: a string, or pieces for `h()`, where what a client wrote is isolated (dom.js). */
-function showNotice(text, kind = 'error') {
+/**
+ * The notice says the server cannot be reached (a tap made while offline): words about now,
+ * which the stream's coming back live makes false; it goes then (see setConnection).
+ */
+let noticeUntilLive = false;
+
+/**
+ * `text`: a string, or pieces for `h()`, where what a client wrote is isolated (dom.js).
+ * `untilLive`: the notice says only that the server cannot be reached (noticeUntilLive).
+ */
+function showNotice(text, kind = 'error', { untilLive = false } = {}) {
+  noticeUntilLive = untilLive;
   const active = document.activeElement;
   if (!elements.notice.contains(active)) noticeOpener = active && active !== document.body ? active : null;
   elements.notice.hidden = false;
@@ -93,6 +103,7 @@ function clearNotice() {
   // Hidden with the focus on its ×, the notice dropped the focus to the page's body, leaving a
   // keyboard or screen reader user who dismissed it nowhere.
   const hadFocus = elements.notice.contains(document.activeElement);
+  noticeUntilLive = false;
   elements.notice.hidden = true;
   elements.noticeText.textContent = '';
   const opener = noticeOpener;
@@ -124,6 +135,9 @@ function setConnection(state) {
   elements.connection.dataset.state = state;
   elements.connection.textContent = CONNECTION_TEXT[state];
   document.body.dataset.connection = state;
+  // The server is reached again, and the stream brings the session as it stands: "The server
+  // cannot be reached" beside "Live" was false, and the tree shows whether the tap was made.
+  if (state === 'live' && noticeUntilLive) clearNotice();
 }
 
 // --- Opening a session ----------------------------------------------------------------------
@@ -329,7 +343,7 @@ async function perform(operation, body, { ifMatch, rethrow = false } = {}) {
     if (error instanceof ProblemError && error.status === 412) text.push('. The session changed since you looked: the page now shows the current tree.');
     else if (error instanceof ProblemError && error.code === 'top_changed') text.push('. Another change came first: the page now shows the current tree.');
     else if (error instanceof RequestTimeoutError) text.push(' The change may still be made: if it is, the page shows it.');
-    showNotice(text);
+    showNotice(text, 'error', { untilLive: error instanceof NetworkError && !(error instanceof RequestTimeoutError) });
     // A 404 names a screen or presentation that is gone, or the whole session: the read says
     // which (a stream that is down cannot).
     if (error instanceof ProblemError && (error.isConflict || error.status === 404)) {

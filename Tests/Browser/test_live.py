@@ -209,3 +209,26 @@ def test_events_gone_from_the_log_are_not_kept_in_memory(browser, server_with):
     assert len(browser.find_elements(By.CSS_SELECTOR, '#event-log li')) == 200
     used = heap_used(browser)
     assert used < 5_000_000, f'{used} bytes of heap in use: the 9.6 MB of results gone from the log are still held'
+
+
+def test_a_tap_made_while_offline_is_not_said_to_be_unreachable_once_the_page_is_live_again(browser, server, api):
+    # A tap while the network is down is refused "The server cannot be reached."; when the
+    # network comes back the stream reopens, the page catches up and says "Live", and the
+    # notice went on saying, in the present, that the server cannot be reached.
+    session = api.create(INBOX)
+    proxy = Proxy(server.port)
+    try:
+        open_session(browser, proxy.url, session)
+        proxy.cut()
+        wait_for(browser, lambda d: d.find_element(By.TAG_NAME, 'body').get_attribute('data-connection') in ('reconnecting', 'offline'),
+                 message='the page did not notice the drop')
+        css(browser, '[data-message="a"]').click()
+        text = wait_for(browser, lambda d: css(d, '#notice').is_displayed() and css(d, '#notice').text)
+        assert 'cannot be reached' in text, text
+        proxy.resume()
+        wait_for_live(browser, timeout=10)
+        wait_until_shows(browser, api, session, revision=1)
+        wait_for(browser, lambda d: not (css(d, '#notice').is_displayed() and 'cannot be reached' in css(d, '#notice').text),
+                 message=f'the page says "Live" and, beside it, "{css(browser, "#notice").text}"')
+    finally:
+        proxy.close()
