@@ -269,17 +269,21 @@ export function describeError(error) {
   if (error && error.name === 'ProblemError') {
     const extra = error.problem.revision !== undefined ? ` (current revision ${error.problem.revision})` : '';
     const pointer = error.problem.pointer ? [' at ', isolated(error.problem.pointer)] : [];
-    return [`${error.status} ${error.title} · ${error.code}: `, isolated(error.message), ...pointer, `${extra}${retry(error)}`];
+    return [`${error.status} ${error.title} · ${error.code}: `, isolated(error.message), ...pointer, `${extra}${retry(error, extra === '' && pointer.length === 0)}`];
   }
   return error && error.message ? error.message : String(error);
 }
 
 /**
  * When a refusal may be tried again: a 503 (too many sessions, storage, stopping) or 507 says
- * so only in its Retry-After header; a 429's detail already says it ("retry in 60 s").
+ * so only in its Retry-After header; a 429's detail already says it ("retry in 60 s"). A
+ * detail that ends by saying to retry without when (503 `shutting_down`: "the server is
+ * stopping; retry") is told when, right after it (`follows`: nothing stands between them),
+ * not with a second "retry".
  */
-function retry(error) {
+function retry(error, follows) {
   const after = error.retryAfter;
   if (!after || /retry in/i.test(error.message)) return '';
-  return /^\d+$/.test(after.trim()) ? `; retry in ${after.trim()} s` : `; retry after ${after.trim()}`;
+  const when = /^\d+$/.test(after.trim()) ? `in ${after.trim()} s` : `after ${after.trim()}`;
+  return follows && /\bretry$/i.test(error.message.trim()) ? ` ${when}` : `; retry ${when}`;
 }

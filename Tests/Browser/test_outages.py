@@ -1,6 +1,7 @@
 """What the page does when it cannot hear the server: a session deleted while its stream
 was down, a stream that does not open."""
 
+import json
 import os
 import shutil
 import signal
@@ -370,3 +371,21 @@ def test_an_answer_that_is_not_the_servers_json_is_told_in_words(browser, server
             assert len(text) < 300, text
         finally:
             proxy.close()
+
+
+def test_a_server_stopping_says_once_when_to_retry(browser, server, api):
+    # What the server answers a request that reaches it while it stops (docs/api.md, 503
+    # `shutting_down`, with Retry-After), here given by a proxy for the page's read: its detail
+    # ends "retry" and the page added its own "; retry in 1 s" after it, which read as
+    # "the server is stopping; retry; retry in 1 s".
+    session = api.create(INBOX)
+    problem = json.dumps({'type': 'urn:presentation-server:problem:shutting_down', 'title': 'Service Unavailable',
+                          'status': 503, 'detail': 'the server is stopping; retry', 'code': 'shutting_down'}).encode()
+    proxy = AnsweringProxy(server.port, '503 Service Unavailable', problem, 'application/problem+json\r\nRetry-After: 1')
+    try:
+        browser.get(f'{proxy.url}/#session={session["id"]}&token={session["token"]}')
+        text = wait_for(browser, lambda d: css(d, '#notice').is_displayed() and css(d, '#notice').text)
+        assert 'shutting_down' in text and 'retry in 1 s' in text, text
+        assert text.lower().count('retry') == 1, text
+    finally:
+        proxy.close()
