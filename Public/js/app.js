@@ -175,8 +175,8 @@ async function open(reference) {
   } catch (error) {
     if (current !== state) return;
     setConnection(openFailure(error));
-    showNotice(['Cannot open session ', isolated(reference.id), ': ', describeError(error)]);
     device.clear(error instanceof ProblemError && error.status === 404 ? 'This session does not exist (any more).' : 'The session could not be opened.');
+    showNotice(['Cannot open session ', isolated(reference.id), ': ', describeError(error)]);
   }
 }
 
@@ -196,13 +196,15 @@ function onEvent(state, event) {
   if (current !== state) return;
   if (event.type === 'deleted') {
     state.gone = true;
-    showNotice('This session was deleted.', 'info');
+    // The device first: the focus it held goes to its message (DeviceView.clear), which is
+    // where the notice, dismissed, gives it back.
     device.clear('This session was deleted.');
+    showNotice('This session was deleted.', 'info');
     return;
   }
   if (event.type === 'revoked') {
-    showNotice('This session’s token was replaced: this page can no longer follow it. Open the session with its new token.');
     device.clear('This page’s token for the session was replaced.');
+    showNotice('This session’s token was replaced: this page can no longer follow it. Open the session with its new token.');
     return;
   }
   // The tree the server sends next is the one to draw, even older than the one shown: after
@@ -279,8 +281,8 @@ function stopFollowing(state, connection, notice, cleared) {
   state.gone = true;
   state.live?.stop();
   setConnection(connection);
-  showNotice(notice);
   device.clear(cleared);
+  showNotice(notice);
 }
 
 /** Fetches the tree; calls that arrive while one is in flight are folded into one more. */

@@ -173,3 +173,20 @@ def test_dismissing_the_notice_from_the_keyboard_returns_the_focus(browser, serv
     close.send_keys(Keys.ENTER)
     wait_for(browser, lambda d: not css(d, '#notice').is_displayed())
     assert browser.execute_script('return document.activeElement !== document.body'), 'the focus fell to the page\'s body'
+
+
+def test_dismissing_the_notice_of_a_session_that_ended_returns_the_focus_to_the_device(browser, server, api):
+    """The session ended under the focus (deleted elsewhere while a row had it): the focus went
+    to the device's message (test_focus.py). Dismissing the notice that says so gives it back
+    there, not to the page's main content: the row it was on when the notice came is gone."""
+    session = api.create(INBOX)
+    open_session(browser, server.url, session)
+    browser.execute_script('document.querySelector(\'[data-message="a"]\').focus()')
+    api.request('DELETE', f'/v1/sessions/{session["id"]}', token=session['token'])
+    wait_for(browser, lambda d: 'deleted' in css(d, '#device-layers').text)
+    close = css(browser, '#notice-close')
+    browser.execute_script('arguments[0].focus()', close)
+    close.send_keys(Keys.ENTER)
+    wait_for(browser, lambda d: not css(d, '#notice').is_displayed())
+    assert browser.execute_script('return document.querySelector("#device-layers").contains(document.activeElement)'), \
+        browser.execute_script('return document.activeElement.outerHTML.slice(0, 80)')
