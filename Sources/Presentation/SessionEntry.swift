@@ -107,6 +107,19 @@ final class SessionEntry: Sendable {
         }
     }
 
+    /// `unwrittenLease`, only when the deadline the journal has for the session comes before
+    /// `deadline`: a renewal that a kill would lose before a later write, the restarted server
+    /// then taking the session for expired while its client still uses it.
+    func unwrittenLease(writtenExpiringBefore deadline: Date) -> SessionLease? {
+        state.withLock { state in
+            let written = state.persistedAccess.addingTimeInterval(TimeInterval(state.lease.timeToLive))
+            guard !state.closed, !state.busy, state.lease.lastAccess > state.persistedAccess, written < deadline else {
+                return nil
+            }
+            return state.lease
+        }
+    }
+
     func markWritten(_ lease: SessionLease) {
         state.withLock { state in
             state.persistedAccess = max(state.persistedAccess, lease.lastAccess)

@@ -72,9 +72,20 @@ enum StoreSetup {
     /// Every `interval`: frees expired sessions (memory and disk) and writes the idle deadlines
     /// that reads moved. A lookup already treats an expired session as gone, so the interval only
     /// bounds how long an expired session takes room.
+    ///
+    /// It ticks at least once a second: between two sweeps, each tick writes the deadlines of
+    /// sessions whose written one comes before the next sweep is done, so that a kill loses at
+    /// most a tick of their renewals. Written only by the sweep, a session whose `ttl` is shorter
+    /// than its interval, read all along, was found expired by a server restarted at once.
     static func startSweep(_ store: InMemorySessionStore, every interval: Double) -> RepeatingWork {
-        RepeatingWork(label: "session-sweep", every: interval) {
+        let ticks = SweepTicks(every: Int(interval.rounded(.up)))
+        let tick = interval / Double(ticks.every)
+        return RepeatingWork(label: "session-sweep", every: tick) {
             do {
+                guard ticks.next() else {
+                    try store.writeLeases(writtenExpiringBefore: Date().addingTimeInterval(interval + tick))
+                    return
+                }
                 let removed = try store.removeExpired(now: Date())
                 if removed > 0 {
                     Log.info("sessions_expired", [("count", .int(removed)), ("sessions", .int(store.count))])
