@@ -133,7 +133,7 @@ public final class InMemorySessionStore: SessionStore {
             forget(new.session.id)
             throw error
         }
-        entry.open(storedBytes: bytes)
+        entry.open(storedBytes: bytes, at: clock())
         return new
     }
 
@@ -150,7 +150,7 @@ public final class InMemorySessionStore: SessionStore {
                 forget(new.session.id)
                 completion(.failure(failure))
             case .success(let bytes):
-                entry.open(storedBytes: bytes)
+                entry.open(storedBytes: bytes, at: clock())
                 completion(.success(new))
             }
         }
@@ -267,7 +267,7 @@ public final class InMemorySessionStore: SessionStore {
             }
             return completion(nil)
         }
-        entry.update(at: clock(), journal: journal, budget: writeBudget, body) { result in
+        entry.update(at: clock(), landing: clock, journal: journal, budget: writeBudget, body) { result in
             if case .failure(let error) = result { completion(error) } else { completion(nil) }
         }
     }

@@ -35,18 +35,24 @@ extension SessionEntry {
     /// and `completion` gets the result on the journal's thread once the copy is written and is
     /// the session, or the error that left the session as it was. Readers see the session as
     /// last written meanwhile.
+    /// `landing` tells the time once the write lands: the change is made then, and the lease
+    /// runs from then too (a write slower than the session's `ttl` otherwise answered a change
+    /// whose session was already gone); the journal has the change's start until the sweep.
     func update<R: Sendable>(
-        at now: Date, journal: any SessionJournal, budget: WriteBudget?,
+        at now: Date, landing: @escaping @Sendable () -> Date, journal: any SessionJournal, budget: WriteBudget?,
         _ body: @escaping @Sendable (inout Session) throws -> R,
         completion: @escaping @Sendable (Result<R, any Error>) -> Void
     ) {
-        enqueue { [self] in self.change(at: now, journal: journal, budget: budget, body, completion: completion) }
+        enqueue { [self] in
+            self.change(at: now, landing: landing, journal: journal, budget: budget, body, completion: completion)
+        }
     }
 
     /// Holding the turn: makes the change and queues its write, keeping the turn until the
     /// write is done; passes it at once when there is nothing to write.
     private func change<R: Sendable>(
-        at now: Date, journal: any SessionJournal, budget: WriteBudget?, _ body: (inout Session) throws -> R,
+        at now: Date, landing: @escaping @Sendable () -> Date, journal: any SessionJournal, budget: WriteBudget?,
+        _ body: (inout Session) throws -> R,
         completion: @escaping @Sendable (Result<R, any Error>) -> Void
     ) -> TurnEnd {
         // Plain locals, not a `Result` of the three: a `Result` holding the session was copied
@@ -95,7 +101,7 @@ extension SessionEntry {
                     if state.lease.lastAccess == lease.lastAccess { state.lease = before }
                     return nil
                 }
-                state.lease = state.lease.used(at: lease.lastAccess)
+                state.lease = state.lease.used(at: lease.lastAccess).used(at: landing())
                 state.persistedAccess = max(state.persistedAccess, lease.lastAccess)
                 state.storedBytes = UInt32(clamping: bytes)
                 budget?.charge(draft, writtenTo: journal, over: previous, storedBytes: bytes, at: now)

@@ -58,11 +58,15 @@ final class SessionEntry: Sendable {
                 storedBytes: UInt32(clamping: storedBytes)))
     }
 
-    /// Shows a new session, written (with a journal) in `storedBytes`.
-    func open(storedBytes: Int = 0) {
+    /// Shows a new session, written (with a journal) in `storedBytes`. Its lease runs from
+    /// `now`, once written, when that is later than the creation (a slow write): it was made
+    /// when it was answered, and a write slower than its `ttl` otherwise answered a creation
+    /// whose session was already gone. The journal has the creation's time until the sweep.
+    func open(storedBytes: Int = 0, at now: Date? = nil) {
         state.withLock { state in
             state.closed = false
             state.storedBytes = UInt32(clamping: storedBytes)
+            if let now { state.lease = state.lease.used(at: now) }
         }
     }
 
