@@ -241,11 +241,13 @@ private func collectForwardedFor(
     return .YES
 }
 
-/// Whether the client waits for `100 Continue` before sending the body: an HTTP/1.1 request
-/// with `Expect: 100-continue`, which is when libmicrohttpd sends one (`need_100_continue`).
-/// Read only for a body refused as too large (`RefusedBodyDrain`).
+/// Whether the client waits for `100 Continue` before sending the body: a request with
+/// `Expect: 100-continue` in any version but HTTP/1.0, which is when libmicrohttpd sends one
+/// (`need_100_continue`): it reads HTTP/1.2 to HTTP/1.9 as HTTP/1.1 and answers any other
+/// version itself (400 or 505) before this is asked. Read only for a body refused as too
+/// large (`RefusedBodyDrain`).
 func expectsContinue(_ connection: OpaquePointer, version: UnsafePointer<CChar>?) -> Bool {
-    guard let version, strcmp(version, "HTTP/1.1") == 0,
+    guard let version, strcmp(version, "HTTP/1.0") != 0,
         let expect = MHD_lookup_connection_value(connection, .HEADER_KIND, "Expect")
     else { return false }
     return strcasecmp(expect, "100-continue") == 0
