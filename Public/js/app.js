@@ -197,9 +197,10 @@ function onEvent(state, event) {
   if (event.type === 'deleted') {
     state.gone = true;
     // The device first: the focus it held goes to its message (DeviceView.clear), which is
-    // where the notice, dismissed, gives it back.
-    device.clear('This session was deleted.');
-    showNotice('This session was deleted.', 'info');
+    // where the notice, dismissed, gives it back. `deleted` also ends the stream of a session
+    // that expired (a page whose token was replaced no longer renews it): say both.
+    device.clear('This session was deleted, or it expired.');
+    showNotice('This session was deleted, or it expired.', 'info');
     return;
   }
   if (event.type === 'revoked') {
