@@ -23,7 +23,7 @@ public enum Timestamp {
     }
 
     /// The instant `string` names, when it is RFC 3339 UTC as `string(_:)` writes it (the
-    /// fraction may have 0 to 9 digits); nil for anything else.
+    /// fraction may have 0 to 9 digits) and its date is one the calendar has; nil for anything else.
     public static func date(_ string: String) -> Date? {
         let bytes = Array(string.utf8)
         guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
@@ -40,7 +40,7 @@ public enum Timestamp {
         guard separators.allSatisfy({ bytes[$0.0] == $0.1.asciiValue }),
             let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            (1...12).contains(month), (1...daysIn(month, of: year)).contains(day), hour < 24, minute < 60, second < 61
         else { return nil }
         var fraction = 0.0
         if bytes.count > 20 {
@@ -60,6 +60,16 @@ public enum Timestamp {
         parts.tm_min = Int32(minute)
         parts.tm_sec = Int32(second)
         return Date(timeIntervalSince1970: Double(timegm(&parts)) + fraction)
+    }
+
+    /// The days of `month` (1-12) in `year`, February's 29 in a Gregorian leap year: a 31 April
+    /// or a 29 February 2026 names no day, and `timegm` would move it into the next month.
+    private static func daysIn(_ month: Int, of year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     private static func pad(_ value: Int, _ width: Int) -> String {
