@@ -12,7 +12,7 @@ public struct CORSPolicy: Hashable, Sendable {
     /// Request headers a cross-origin page may send.
     static let allowedHeaders = "Authorization, Content-Type, If-Match, If-None-Match, Idempotency-Key, Last-Event-ID, Prefer"
     /// Response headers a cross-origin page may read.
-    static let exposedHeaders = "ETag, Location, Retry-After, Idempotent-Replayed, Preference-Applied"
+    static let exposedHeaders = "ETag, Location, Retry-After, Idempotent-Replayed, Preference-Applied, Content-Disposition"
     /// How long a browser may cache a preflight answer, in seconds.
     static let maxAge = "600"
 

@@ -49,6 +49,10 @@ struct CORSTests {
             let read = try client.get(session.route(), token: session.token, headers: origin)
             #expect(read.header("Access-Control-Allow-Origin") == Self.allowed)
             #expect(read.header("Access-Control-Expose-Headers")?.contains("ETag") == true)
+            // A page on another origin saving an export reads the file name it is offered.
+            let exported = try client.get(session.route("export"), token: session.token, headers: origin)
+            #expect(exported.header("Content-Disposition")?.contains("session-") == true)
+            #expect(exported.list("Access-Control-Expose-Headers").contains("content-disposition"))
             #expect(read.header("Vary") == "Origin")
             let refused = try client.get(session.route(), headers: origin)
             #expect(refused.status == 401 && refused.header("Access-Control-Allow-Origin") == Self.allowed)
