@@ -95,21 +95,14 @@ extension InMemorySessionStore {
 
     /// Writes the last-access times that reads have moved since the last write, in one batch, so
     /// that a restart keeps idle deadlines within one sweep of the truth. Returns how many.
-    ///
-    /// With `deadline`, only those of sessions whose written deadline comes before it: between
-    /// two sweeps, the renewals a kill must not lose. A session whose `ttl` is shorter than the
-    /// sweep's interval, read all along, was otherwise found expired by a server restarted at
-    /// once after a kill, its deadline on disk the one before the last sweep.
     @discardableResult
-    public func writeLeases(writtenExpiringBefore deadline: Date? = nil) throws(PresentationError) -> Int {
+    public func writeLeases() throws(PresentationError) -> Int {
         guard let journal else { return 0 }
         var leases: [SessionID: SessionLease] = [:]
         var written: [(SessionEntry, SessionLease)] = []
         for shard in shards {
             for (id, entry) in shard.entries.withLock({ Array($0) }) {
-                let unwritten =
-                    if let deadline { entry.unwrittenLease(writtenExpiringBefore: deadline) } else { entry.unwrittenLease }
-                if let lease = unwritten {
+                if let lease = entry.unwrittenLease {
                     leases[id] = lease
                     written.append((entry, lease))
                 }

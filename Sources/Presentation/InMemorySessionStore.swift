@@ -17,6 +17,9 @@ public final class InMemorySessionStore: SessionStore {
     public let memoryBudget: MemoryBudget?
     /// With a journal: what each session may have written a second; nil: no bound.
     public let writeBudget: WriteBudget?
+    /// With a journal: short-lived sessions read since the sweep's last tick; nil: the sweep
+    /// alone writes what reads moved (`writeShortLeases`).
+    public let shortLeases: ShortLeaseRenewals?
     /// The time that leases are measured against; injected so that expiry can be tested exactly.
     let clock: @Sendable () -> Date
     /// A new session's id and token.
@@ -40,6 +43,7 @@ public final class InMemorySessionStore: SessionStore {
         journal: (any SessionJournal)? = nil,
         memoryBudget: MemoryBudget? = nil,
         writeBudget: WriteBudget? = nil,
+        shortLeases: ShortLeaseRenewals? = nil,
         clock: @escaping @Sendable () -> Date = Date.init,
         makeID: (@Sendable () -> SessionID)? = nil,
         makeToken: (@Sendable () -> SessionToken)? = nil
@@ -48,6 +52,7 @@ public final class InMemorySessionStore: SessionStore {
         self.journal = journal
         self.memoryBudget = memoryBudget
         self.writeBudget = writeBudget
+        self.shortLeases = journal == nil ? nil : shortLeases
         self.clock = clock
         if makeID == nil, makeToken == nil {
             makeIdentity = Self.randomIdentity
@@ -235,12 +240,15 @@ public final class InMemorySessionStore: SessionStore {
     }
 
     public func session(_ id: SessionID, countingAsUse counts: (borrowing Session) -> Bool) -> Session? {
-        entry(id)?.session(at: clock(), countingAsUse: counts)
+        guard let entry = entry(id), let session = entry.session(at: clock(), countingAsUse: counts) else { return nil }
+        shortLeases?.note(id, entry)
+        return session
     }
 
     public func read(_ id: SessionID, _ body: (borrowing Session) -> Bool) -> Bool {
-        guard let entry = entry(id) else { return false }
-        return entry.read(at: clock(), body)
+        guard let entry = entry(id), entry.read(at: clock(), body) else { return false }
+        shortLeases?.note(id, entry)
+        return true
     }
 
     /// The session's lease (its idle deadline), without counting as a use; nil when there is none.

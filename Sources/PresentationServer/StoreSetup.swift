@@ -53,7 +53,8 @@ enum StoreSetup {
         }
         let store = InMemorySessionStore(
             limits: options.limits, journal: recovery.journal, memoryBudget: memoryBudget(options),
-            writeBudget: options.maxSessionWriteRate.map { WriteBudget(bytesPerSecond: $0) })
+            writeBudget: options.maxSessionWriteRate.map { WriteBudget(bytesPerSecond: $0) },
+            shortLeases: ShortLeaseRenewals(under: shortLeaseBound(sweepInterval(options.limits))))
         for (session, lease, storedBytes) in recovery.sessions {
             store.restore(session, lease: lease, storedBytes: storedBytes)
         }
@@ -74,16 +75,17 @@ enum StoreSetup {
     /// bounds how long an expired session takes room.
     ///
     /// It ticks at least once a second: between two sweeps, each tick writes the deadlines of
-    /// sessions whose written one comes before the next sweep is done, so that a kill loses at
-    /// most a tick of their renewals. Written only by the sweep, a session whose `ttl` is shorter
-    /// than its interval, read all along, was found expired by a server restarted at once.
+    /// short-lived sessions read since (`ShortLeaseRenewals`) whose written one comes before
+    /// the next sweep is done, so that a kill loses at most a tick of their renewals. Written
+    /// only by the sweep, a session whose `ttl` is shorter than its interval, read all along,
+    /// was found expired by a server restarted at once.
     static func startSweep(_ store: InMemorySessionStore, every interval: Double) -> RepeatingWork {
         let ticks = SweepTicks(every: Int(interval.rounded(.up)))
         let tick = interval / Double(ticks.every)
         return RepeatingWork(label: "session-sweep", every: tick) {
             do {
                 guard ticks.next() else {
-                    try store.writeLeases(writtenExpiringBefore: Date().addingTimeInterval(interval + tick))
+                    try store.writeShortLeases(writtenExpiringBefore: Date().addingTimeInterval(interval + tick))
                     return
                 }
                 let removed = try store.removeExpired(now: Date())
@@ -95,6 +97,13 @@ enum StoreSetup {
                 Log.error("sweep_failed", [("reason", .string(failureReason(error)))])
             }
         }
+    }
+
+    /// The `ttl` under which a read's renewal may need writing before the next sweep: a sweep
+    /// writes every moved deadline, so the one on disk is at most an interval old, and lies
+    /// past the next sweep's end when the `ttl` is over two intervals (a second more for the tick).
+    static func shortLeaseBound(_ interval: Double) -> Int {
+        Int((2 * interval).rounded(.up)) + 2
     }
 
     /// A quarter of the default time-to-live, between 1 and 30 seconds.

@@ -1,0 +1,45 @@
+import Foundation
+import Presentation
+import Testing
+
+/// The sweep's ticks write only the renewals of short-lived sessions that reads noted, when the
+/// deadline on disk comes before the next sweep's end (`ShortLeaseRenewals`): a kill loses at
+/// most a tick of them, and a server whose sessions live long scans nothing between sweeps.
+@Suite("Short leases written between sweeps")
+struct ShortLeaseRenewalsTests {
+    private static func store(_ clock: ManualClock) -> InMemorySessionStore {
+        InMemorySessionStore(
+            limits: Limits(sessionTTL: 3600), journal: RecordingJournal(),
+            shortLeases: ShortLeaseRenewals(under: 62), clock: { clock.now })
+    }
+
+    @Test("A short-lived session read is written once its deadline on disk comes before the bound; a long-lived one is not noted")
+    func writtenWhenNear() throws {
+        let clock = ManualClock()
+        let store = Self.store(clock)
+        let short = try store.create(root: Fixture.spec("home"), timeToLive: 20, now: clock.now).session.id
+        let long = try store.create(root: Fixture.spec("home"), timeToLive: 3600, now: clock.now).session.id
+        clock.advance(6)
+        #expect(store.session(short) != nil && store.session(long) != nil)
+        #expect(store.shortLeases?.count == 1, "only the session living under the bound is noted")
+        // The deadline on disk is 20 s after creation, 14 s from now: not before a bound 10 s
+        // away, so it waits, noted still.
+        #expect(try store.writeShortLeases(writtenExpiringBefore: clock.now.addingTimeInterval(10)) == 0)
+        #expect(store.shortLeases?.count == 1)
+        clock.advance(1)
+        #expect(try store.writeShortLeases(writtenExpiringBefore: clock.now.addingTimeInterval(31)) == 1)
+        #expect(store.shortLeases?.count == 0, "written, it is no longer noted")
+        #expect(try store.writeShortLeases(writtenExpiringBefore: clock.now.addingTimeInterval(31)) == 0)
+        #expect(try store.writeLeases() == 1, "the sweep writes the long-lived session's renewal")
+    }
+
+    @Test("In memory, nothing is noted")
+    func memoryNotesNothing() throws {
+        let clock = ManualClock()
+        let store = InMemorySessionStore(shortLeases: ShortLeaseRenewals(under: 62), clock: { clock.now })
+        let id = try store.create(root: Fixture.spec("home"), timeToLive: 20, now: clock.now).session.id
+        clock.advance(1)
+        #expect(store.session(id) != nil)
+        #expect(store.shortLeases == nil)
+    }
+}
