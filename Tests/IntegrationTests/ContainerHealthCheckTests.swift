@@ -78,4 +78,41 @@ struct ContainerHealthCheckTests {
         let status = try Self.runHealthCheck(environment.merging(["PORT": String(port)]) { $1 })
         #expect(status == 0, "the HEALTHCHECK marks a healthy HTTPS server unhealthy")
     }
+
+    /// libmicrohttpd takes a connection closed before a word of TLS for a handshake that failed:
+    /// a check that connected and hung up logged a `libmicrohttpd` warning and counted one in
+    /// `presentation_tls_handshakes_failed_total` every 15 s, the figure docs/api.md tells an
+    /// operator to watch for clients refusing an expired certificate.
+    @Test("Under HTTPS it leaves no failed handshake behind, and fails once nothing listens")
+    func httpsLeavesNoFailedHandshake() throws {
+        let pair = try TLSTests.Certificate()
+        defer { pair.remove() }
+        let admin = String(repeating: "a", count: 32)
+        let environment = ["TLS_CERT": pair.certificate, "TLS_KEY": pair.key]
+        let server = try ServerProcess.start(
+            arguments: ["--port", "0"], environment: environment.merging(["ADMIN_TOKEN": admin]) { $1 })
+        defer { _ = try? server.terminate() }
+        let port = try server.port()
+        let container = environment.merging(["PORT": String(port)]) { $1 }
+        for _ in 0..<3 {
+            #expect(try Self.runHealthCheck(container) == 0)
+        }
+        // One handshake that fails for sure, after the checks: once it is counted, whatever the
+        // checks left has been counted before it.
+        _ = try Curl.run(["-s", "-o", "/dev/null", "http://127.0.0.1:\(port)/healthz"])
+        func failed() throws -> Double? {
+            let metrics = try Curl.run([
+                "-s", "--cacert", pair.certificate, "-H", "Authorization: Bearer \(admin)", "https://127.0.0.1:\(port)/metrics",
+            ])
+            let line = metrics.split(separator: "\n").first { $0.hasPrefix("presentation_tls_handshakes_failed_total ") }
+            return line.flatMap { Double($0.split(separator: " ")[1]) }
+        }
+        let deadline = Date().addingTimeInterval(ServerProcess.patience)
+        while try failed() ?? 0 < 1, Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        #expect(try failed() == 1, "the health checks were counted as failed handshakes")
+        #expect(try server.terminate() == 0)
+        let warnings = server.logLines().filter { $0["event"] as? String == "libmicrohttpd" }
+        #expect(warnings.count == 1, "\(warnings)")
+        #expect(try Self.runHealthCheck(container) != 0)
+    }
 }
