@@ -97,7 +97,7 @@ extension PresentationAPI {
             text.sample("presentation_http_request_duration_seconds_sum", [("route", route)], histogram.sum)
             text.sample("presentation_http_request_duration_seconds_count", [("route", route)], Double(histogram.count))
         }
-        text.single("presentation_sessions", type: "gauge", help: "Live sessions.", Double(store.count))
+        text.single("presentation_sessions", type: "gauge", help: "Sessions held, expired ones the sweep has not freed yet included.", Double(store.count))
         text.single("presentation_event_subscribers", type: "gauge", help: "Open Server-Sent Events streams.", Double(heartbeat.count))
         if let budget = store.memoryBudget {
             text.single(
