@@ -24,6 +24,8 @@ public enum Timestamp {
 
     /// The instant `string` names, when it is RFC 3339 UTC as `string(_:)` writes it (the
     /// fraction may have 0 to 9 digits) and its date is one the calendar has; nil for anything else.
+    /// A leap second (`23:59:60`) is refused: `string(_:)` never writes one (a `Date` has none),
+    /// and `timegm` read it as the next minute's 0, which an export then named instead.
     public static func date(_ string: String) -> Date? {
         let bytes = Array(string.utf8)
         guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z") else { return nil }
@@ -40,7 +42,7 @@ public enum Timestamp {
         guard separators.allSatisfy({ bytes[$0.0] == $0.1.asciiValue }),
             let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
             let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-            (1...12).contains(month), (1...daysIn(month, of: year)).contains(day), hour < 24, minute < 60, second < 61
+            (1...12).contains(month), (1...daysIn(month, of: year)).contains(day), hour < 24, minute < 60, second < 60
         else { return nil }
         var fraction = 0.0
         if bytes.count > 20 {
