@@ -63,12 +63,15 @@ extension ByteWriter {
             string(old.rawValue)
             string(new.rawValue)
             string(stack.rawValue)
-        case .presented(let id, let style, let by, let stack):
-            byte(3)
+        case .presented(let id, let style, let by, let stack, let screen):
+            // 9, not 3: a 3 has no screen after its stack (recorded before presented events
+            // named it), and is still read as such.
+            byte(9)
             string(id.rawValue)
             string(style.rawValue)
             string(by.rawValue)
             optional(stack?.rawValue)
+            optional(screen?.rawValue)
         case .dismissed(let id, let by):
             byte(4)
             string(id.rawValue)
@@ -149,12 +152,15 @@ extension ByteReader {
             kind = .replaced(
                 old: try identifier(ScreenID.init(rawValue:)), new: try identifier(ScreenID.init(rawValue:)),
                 stack: try identifier(StackID.init(rawValue:)))
-        case 3:
+        case let tag where tag == 3 || tag == 9:
             let id = try identifier(PresentationID.init(rawValue:))
             let style = try named(PresentationStyle.init(rawValue:))
             let by = try identifier(ScreenID.init(rawValue:))
             let stack = try optional().map { raw throws(ByteDecodingError) in try Self.parse(raw, StackID.init(rawValue:)) }
-            kind = .presented(id, style: style, by: by, stack: stack)
+            // A 3 was recorded before presented events named the presented stack's screen.
+            let screen =
+                tag == 3 ? nil : try optional().map { raw throws(ByteDecodingError) in try Self.parse(raw, ScreenID.init(rawValue:)) }
+            kind = .presented(id, style: style, by: by, stack: stack, screen: screen)
         case 4:
             kind = .dismissed(try identifier(PresentationID.init(rawValue:)), by: try identifier(ScreenID.init(rawValue:)))
         case 5:

@@ -6,8 +6,12 @@ public enum EventKind: Hashable, Sendable {
     /// The screens removed, in the order they stood in the stack (bottom first).
     case popped(screens: [ScreenID], stack: StackID)
     case replaced(old: ScreenID, new: ScreenID, stack: StackID)
-    /// `stack` is the new presented stack, nil for an alert.
-    case presented(PresentationID, style: PresentationStyle, by: ScreenID, stack: StackID?)
+    /// `stack` is the new presented stack and `screen` the one screen it starts with, both nil
+    /// for an alert. `screen` is nil too in events recorded before presented events named it:
+    /// nothing else names that screen, so a client following the tree through its events
+    /// could not tell it was there (a later `result`, `state-set` or `replaced` named a screen
+    /// it had never seen).
+    case presented(PresentationID, style: PresentationStyle, by: ScreenID, stack: StackID?, screen: ScreenID?)
     /// Closed with a result.
     case dismissed(PresentationID, by: ScreenID)
     /// Closed without a result.

@@ -11,15 +11,16 @@ extension Session {
         switch request.content {
         case .screen(let spec, let navigation):
             let stackID = ids.stackID()
-            let stack = Stack(id: stackID, root: Screen(id: ids.screenID(), spec: spec))
+            let screen = Screen(id: ids.screenID(), spec: spec)
+            let stack = Stack(id: stackID, root: screen)
             let link = Chain.Link(
                 id: id, style: request.style, presentedBy: presenter, body: .stack(navigation: navigation))
             chain.present(link, holding: stack)
-            change.record(.presented(id, style: request.style, by: presenter, stack: stackID))
+            change.record(.presented(id, style: request.style, by: presenter, stack: stackID, screen: screen.id))
         case .alert(let alert):
             let link = Chain.Link(id: id, style: request.style, presentedBy: presenter, body: .alert(alert))
             chain.present(link, holding: nil)
-            change.record(.presented(id, style: request.style, by: presenter, stack: nil))
+            change.record(.presented(id, style: request.style, by: presenter, stack: nil, screen: nil))
         }
         change.presented = id
     }

@@ -26,12 +26,14 @@ extension JSONWriter {
             member("stack", stack.rawValue)
             member("screen", new.rawValue)
             member("replaced", old.rawValue)
-        case .presented(let presentation, let style, let by, let stack):
+        case .presented(let presentation, let style, let by, let stack, let screen):
             member("presentation", presentation.rawValue)
             member("style", style.rawValue)
             member("presentedBy", by.rawValue)
             key("stack")
             writeOptional(stack?.rawValue)
+            key("screen")
+            writeOptional(screen?.rawValue)
         case .dismissed(let presentation, let by), .cancelled(let presentation, let by):
             member("presentation", presentation.rawValue)
             member("presentedBy", by.rawValue)

@@ -133,9 +133,13 @@ extension SessionDocument {
             let stack = try fields.string("stack").map { raw throws in
                 try OperationDecoding.identifier(raw, at: fields.path("stack"), as: StackID.self)
             }
+            // Left out by documents exported before presented events named the screen.
+            let screen = try fields.string("screen").map { raw throws in
+                try OperationDecoding.identifier(raw, at: fields.path("screen"), as: ScreenID.self)
+            }
             kind = .presented(
                 try identifier("presentation", &fields), style: try named("style", &fields),
-                by: try identifier("presentedBy", &fields), stack: stack)
+                by: try identifier("presentedBy", &fields), stack: stack, screen: screen)
         case "dismissed":
             kind = .dismissed(try identifier("presentation", &fields), by: try identifier("presentedBy", &fields))
         case "cancelled":

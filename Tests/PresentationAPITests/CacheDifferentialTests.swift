@@ -186,7 +186,7 @@ struct CacheDifferentialTests {
                 // The change's own answer: the session, its summary, or the session and the new presentation.
                 let events = try after.events(after: before.revision)
                 var presented: String?
-                for case .presented(let id, _, _, _) in events.map(\.kind) { presented = id.rawValue }
+                for case .presented(let id, _, _, _, _) in events.map(\.kind) { presented = id.rawValue }
                 var expectedWhole = written
                 if let presented {
                     expectedWhole.removeLast()

@@ -21,7 +21,7 @@ struct AlertTests {
         #expect(change.presented == presentationID("p3"))
         #expect(
             change.events.map(\.kind) == [
-                .presented(presentationID("p3"), style: .alert, by: screenID("s2"), stack: nil)
+                .presented(presentationID("p3"), style: .alert, by: screenID("s2"), stack: nil, screen: nil)
             ])
         #expect(
             session.top

@@ -17,7 +17,7 @@ struct PresentingTests {
         #expect(change.presented == presentationID("p3"))
         #expect(
             change.events.map(\.kind) == [
-                .presented(presentationID("p3"), style: style, by: screenID("s2"), stack: stackID("k4"))
+                .presented(presentationID("p3"), style: style, by: screenID("s2"), stack: stackID("k4"), screen: screenID("s5"))
             ])
         let presentation = try #require(session.root.presentation)
         #expect(presentation.id == presentationID("p3") && presentation.style == style)

@@ -180,10 +180,11 @@ struct ReferenceModel: Equatable {
                 let screenID = issue()
                 presented.append(Presented(id: id, style: request.style, presentedBy: presenter, alert: nil, navigation: navigation))
                 stacks.append(Stack(id: stackID, path: [screen(spec, id: screenID)]))
-                events.append(.presented(Self.p(id), style: request.style, by: Self.s(presenter), stack: Self.k(stackID)))
+                events.append(.presented(
+                    Self.p(id), style: request.style, by: Self.s(presenter), stack: Self.k(stackID), screen: Self.s(screenID)))
             case .alert(let alert):
                 presented.append(Presented(id: id, style: request.style, presentedBy: presenter, alert: alert, navigation: false))
-                events.append(.presented(Self.p(id), style: request.style, by: Self.s(presenter), stack: nil))
+                events.append(.presented(Self.p(id), style: request.style, by: Self.s(presenter), stack: nil, screen: nil))
             }
             presentedID = Self.p(id)
         case .dismiss(let id, let result):

@@ -99,7 +99,7 @@ struct ValueValidationTests {
         let p = presentationID("p1")
         let names = [
             EventKind.pushed(screen: s, stack: k), .popped(screens: [s], stack: k),
-            .replaced(old: s, new: s, stack: k), .presented(p, style: .sheet, by: s, stack: k),
+            .replaced(old: s, new: s, stack: k), .presented(p, style: .sheet, by: s, stack: k, screen: s),
             .dismissed(p, by: s), .cancelled(p, by: s), .result(to: s, from: .screen(s), value: .null),
             .rootSet(screen: s, stack: k),
         ].map(\.name)
