@@ -205,15 +205,18 @@ extension PresentationAPI {
     ///
     /// With durable storage the answer comes once the change is on disk; the connection is
     /// parked meanwhile, so no worker thread waits for the fsync (docs/performance.md).
+    ///
+    /// `parser` is the one the body was read with: the key's fingerprint reads it again.
     func mutate(
-        _ rawID: Substring, _ steps: Mutation.Steps, _ request: HTTPRequest, token: SessionTokenDigest, route: String
+        _ rawID: Substring, _ steps: Mutation.Steps, _ request: HTTPRequest, token: SessionTokenDigest, route: String,
+        parser: JSONParser? = nil
     ) throws -> HTTPReply {
         let id = try sessionID(rawID)
         let expected = try Self.ifMatch(request)
         let key = try idempotencyKey(request)
         let mutation = Mutation(
             api: self, steps: steps, token: token, key: key,
-            fingerprint: key == nil ? .none : Fingerprint.Keyed(route: route, json: request.body, parser: parser),
+            fingerprint: key == nil ? .none : Fingerprint.Keyed(route: route, json: request.body, parser: parser ?? self.parser),
             expected: expected,
             moment: now(), limits: store.limits, preference: ReturnPreference(request.headers),
             answersInPlace: store.changesInPlace)

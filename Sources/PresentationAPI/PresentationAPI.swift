@@ -17,6 +17,9 @@ public final class PresentationAPI: HTTPHandler {
     let configuration: APIConfiguration
     let now: @Sendable () -> Date
     let parser: JSONParser
+    /// For a batch, which holds each operation two levels down (`operations` and the
+    /// operation's object): each gets the room its own route gives it (`batchDepth`).
+    let batchParser: JSONParser
     /// For an imported document, which holds what bodies sent (params, results, states) deeper
     /// than they were sent: under the document, its root stack and each presentation and its
     /// stack, a screen, and its result or state (`documentDepth`).
@@ -56,6 +59,7 @@ public final class PresentationAPI: HTTPHandler {
         // The parser's default, 1 MiB, refused a longer string as malformed JSON (400) once
         // the body limit was raised past it, a limit no document names.
         parser = JSONParser(maxDepth: configuration.maxJSONDepth, maxStringBytes: .max)
+        batchParser = JSONParser(maxDepth: Self.batchDepth(bodyDepth: configuration.maxJSONDepth), maxStringBytes: .max)
         documentParser = JSONParser(
             maxDepth: Self.documentDepth(bodyDepth: configuration.maxJSONDepth, limits: store.limits),
             maxStringBytes: .max)
@@ -65,6 +69,13 @@ public final class PresentationAPI: HTTPHandler {
         creationRate = configuration.creationsPerMinutePerAddress.map {
             CreationRateLimit(perMinute: $0, now: now().timeIntervalSinceReferenceDate)
         }
+    }
+
+    /// The nesting a batch may reach when each of its operations is within `bodyDepth` as its
+    /// route's body: two levels more, the `operations` array and the operation's object. At
+    /// `bodyDepth` a push's params within its limit were 400 `malformed_json` in a batch.
+    static func batchDepth(bodyDepth: Int) -> Int {
+        bodyDepth + 2
     }
 
     /// The nesting an exported document may reach when every body that made its session was
@@ -232,9 +243,9 @@ public final class PresentationAPI: HTTPHandler {
             return try mutate(id, .one(step), request, token: token, route: kind.rawValue)
         case .batch:
             let token = try presentedDigest(request)
-            var fields = try bodyFields(of: request, allowEmpty: false)
+            var fields = try bodyFields(of: request, allowEmpty: false, parser: batchParser)
             let steps = try OperationDecoding.batch(from: &fields, limit: store.limits.maxBatchSteps)
-            return try mutate(id, .batch(steps), request, token: token, route: "batch")
+            return try mutate(id, .batch(steps), request, token: token, route: "batch", parser: batchParser)
         case .presentation:
             return try presentationStatus(id, parameters["pid"] ?? "", request)
         case .events:
