@@ -120,7 +120,7 @@ extension PresentationAPI {
     /// `bodyFields`, as `plainStep` does.
     func plainCreation(_ request: HTTPRequest) -> (root: ScreenSpec, timeToLive: Int?)? {
         guard !request.body.isEmpty, Self.declaresJSON(request.headers) else { return nil }
-        return OperationDecoding.plainCreation(body: request.body, parser: parser)
+        return OperationDecoding.plainCreation(body: request.body, parser: creationParser)
     }
 
     /// An integer query argument within `range`, or nil when absent.

@@ -9,7 +9,7 @@ extension PresentationAPI {
     /// parked meanwhile, as for a change, so no worker thread waits for the fsync.
     func createSession(_ request: HTTPRequest) throws -> HTTPReply {
         let (root, timeToLive) = try plainCreation(request) ?? {
-            var fields = try bodyFields(of: request, allowEmpty: false)
+            var fields = try bodyFields(of: request, allowEmpty: false, parser: creationParser)
             return try OperationDecoding.creation(from: &fields)
         }()
         let key = try idempotencyKey(request)
@@ -18,7 +18,7 @@ extension PresentationAPI {
         // too heavy for any session is a refused body, which costs nothing, as for an import.
         try store.limits.checkNewSession(root: root)
         // Only a keyed creation is ever compared with another, as a change's fingerprint is.
-        let fingerprint = key == nil ? [] : Fingerprint.of(route: "create", json: request.body, parser: parser)
+        let fingerprint = key == nil ? [] : Fingerprint.of(route: "create", json: request.body, parser: creationParser)
         return answerCreation(key: key, fingerprint: fingerprint, timeToLive: timeToLive, from: request) { done in
             store.create(root: root, timeToLive: timeToLive, now: self.now(), completion: done)
         }

@@ -20,6 +20,9 @@ public final class PresentationAPI: HTTPHandler {
     /// For a batch, which holds each operation two levels down (`operations` and the
     /// operation's object): each gets the room its own route gives it (`batchDepth`).
     let batchParser: JSONParser
+    /// For a creation, which holds its root screen a level down (`root`): that screen gets
+    /// the room a push's or a set-root's body gives it.
+    let creationParser: JSONParser
     /// For an imported document, which holds what bodies sent (params, results, states) deeper
     /// than they were sent: under the document, its root stack and each presentation and its
     /// stack, a screen, and its result or state (`documentDepth`).
@@ -60,6 +63,7 @@ public final class PresentationAPI: HTTPHandler {
         // the body limit was raised past it, a limit no document names.
         parser = JSONParser(maxDepth: configuration.maxJSONDepth, maxStringBytes: .max)
         batchParser = JSONParser(maxDepth: Self.batchDepth(bodyDepth: configuration.maxJSONDepth), maxStringBytes: .max)
+        creationParser = JSONParser(maxDepth: configuration.maxJSONDepth + 1, maxStringBytes: .max)
         documentParser = JSONParser(
             maxDepth: Self.documentDepth(bodyDepth: configuration.maxJSONDepth, limits: store.limits),
             maxStringBytes: .max)
