@@ -98,21 +98,51 @@ extension InMemorySessionStore {
     @discardableResult
     public func writeLeases() throws(PresentationError) -> Int {
         guard let journal else { return 0 }
-        var leases: [SessionID: SessionLease] = [:]
-        var written: [(SessionEntry, SessionLease)] = []
+        var moved: [(SessionID, SessionEntry, SessionLease)] = []
         for shard in shards {
             for (id, entry) in shard.entries.withLock({ Array($0) }) {
-                if let lease = entry.unwrittenLease {
-                    leases[id] = lease
-                    written.append((entry, lease))
-                }
+                if let lease = entry.unwrittenLease { moved.append((id, entry, lease)) }
             }
         }
-        guard !leases.isEmpty else { return 0 }
-        try journal.touch(leases)
-        for (entry, lease) in written {
+        try write(moved, to: journal)
+        return moved.count
+    }
+
+    /// Between two sweeps: writes the deadlines that reads of short-lived sessions moved
+    /// (`ShortLeaseRenewals`) when the one on disk comes before `deadline` (the next sweep's
+    /// end), in one batch, so that a kill loses at most a tick of them. The others stay noted
+    /// until their turn, or the sweep's `writeLeases`. Returns how many were written.
+    @discardableResult
+    public func writeShortLeases(writtenExpiringBefore deadline: Date) throws(PresentationError) -> Int {
+        guard let journal, let shortLeases else { return 0 }
+        var near: [(SessionID, SessionEntry, SessionLease)] = []
+        var waiting: [(SessionID, SessionEntry)] = []
+        for (id, entry) in shortLeases.take() {
+            if let lease = entry.unwrittenLease(writtenExpiringBefore: deadline) {
+                near.append((id, entry, lease))
+            } else if entry.unwrittenLease != nil {
+                waiting.append((id, entry))
+            }
+        }
+        shortLeases.keep(waiting)
+        do {
+            try write(near, to: journal)
+        } catch {
+            // Noted again, for the next tick to try.
+            shortLeases.keep(near.map { ($0.0, $0.1) })
+            throw error
+        }
+        return near.count
+    }
+
+    /// Writes `leases` in one batch, and marks each entry as having its lease on disk.
+    private func write(_ leases: [(SessionID, SessionEntry, SessionLease)], to journal: any SessionJournal)
+        throws(PresentationError)
+    {
+        guard !leases.isEmpty else { return }
+        try journal.touch(Dictionary(leases.map { ($0.0, $0.2) }, uniquingKeysWith: { $1 }))
+        for (_, entry, lease) in leases {
             entry.markWritten(lease)
         }
-        return leases.count
     }
 }

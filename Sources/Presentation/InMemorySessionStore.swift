@@ -18,7 +18,7 @@ public final class InMemorySessionStore: SessionStore {
     /// With a journal: what each session may have written a second; nil: no bound.
     public let writeBudget: WriteBudget?
     /// With a journal: short-lived sessions read since the sweep's last tick; nil: the sweep
-    /// alone writes what reads moved (`writeShortLeases`).
+    /// alone writes what reads moved (`writeShortLeases`, in InMemorySessionStore+Expiry.swift).
     public let shortLeases: ShortLeaseRenewals?
     /// The time that leases are measured against; injected so that expiry can be tested exactly.
     let clock: @Sendable () -> Date
