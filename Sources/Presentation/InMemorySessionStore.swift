@@ -240,14 +240,16 @@ public final class InMemorySessionStore: SessionStore {
     }
 
     public func session(_ id: SessionID, countingAsUse counts: (borrowing Session) -> Bool) -> Session? {
-        guard let entry = entry(id), let session = entry.session(at: clock(), countingAsUse: counts) else { return nil }
-        shortLeases?.note(id, entry)
+        let now = clock()
+        guard let entry = entry(id), let session = entry.session(at: now, countingAsUse: counts) else { return nil }
+        shortLeases?.note(id, entry, at: now)
         return session
     }
 
     public func read(_ id: SessionID, _ body: (borrowing Session) -> Bool) -> Bool {
-        guard let entry = entry(id), entry.read(at: clock(), body) else { return false }
-        shortLeases?.note(id, entry)
+        let now = clock()
+        guard let entry = entry(id), entry.read(at: now, body) else { return false }
+        shortLeases?.note(id, entry, at: now)
         return true
     }
 

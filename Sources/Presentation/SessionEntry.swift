@@ -124,6 +124,11 @@ final class SessionEntry: Sendable {
         }
     }
 
+    /// The deadline the journal has for the session: what a server restarted now would keep.
+    var writtenExpiry: Date {
+        state.withLock { $0.persistedAccess.addingTimeInterval(TimeInterval($0.lease.timeToLive)) }
+    }
+
     func markWritten(_ lease: SessionLease) {
         state.withLock { state in
             state.persistedAccess = max(state.persistedAccess, lease.lastAccess)

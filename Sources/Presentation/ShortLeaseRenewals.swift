@@ -5,7 +5,8 @@
 #endif
 import Synchronization
 
-/// The durable sessions with a short `ttl` that reads renewed since the sweep's last tick.
+/// The durable sessions that reads renewed since the sweep's last tick whose deadline on disk
+/// is near: those of a short `ttl`, and those read after being idle nearly as long as theirs.
 ///
 /// The sweep writes the deadlines reads moved every interval (30 s at the default). A session
 /// whose `ttl` is shorter than that, read all along, kept an older deadline on disk, and a
@@ -14,8 +15,10 @@ import Synchronization
 /// read, rather than scanning every session each second, keeps an idle server idle: the scan
 /// of 100,000 sessions cost 1.75% of a core, against 0.12% without it.
 public final class ShortLeaseRenewals: Sendable {
-    /// Sessions whose `ttl` is under this many seconds are noted. Past twice the sweep's
-    /// interval a deadline the last sweep wrote lies beyond the next one, which writes it.
+    /// Sessions whose deadline on disk comes within this many seconds of their read are noted.
+    /// Noted by their `ttl` alone, a session living 100 s, idle 95 and then read, had on disk
+    /// a deadline 5 s away and waited for the sweep: a kill meanwhile lost its renewal. Past
+    /// twice the sweep's interval, the next sweep writes the deadline before it comes.
     public let bound: Int
     private let noted = Mutex<[SessionID: SessionEntry]>([:])
 
@@ -23,9 +26,9 @@ public final class ShortLeaseRenewals: Sendable {
         self.bound = bound
     }
 
-    /// Notes a read of `entry`, when its `ttl` is short.
-    func note(_ id: SessionID, _ entry: SessionEntry) {
-        guard entry.lease.timeToLive < bound else { return }
+    /// Notes a read of `entry` at `now`, when its deadline on disk is near.
+    func note(_ id: SessionID, _ entry: SessionEntry, at now: Date) {
+        guard entry.writtenExpiry < now.addingTimeInterval(TimeInterval(bound)) else { return }
         noted.withLock { $0[id] = entry }
     }
 

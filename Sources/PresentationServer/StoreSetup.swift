@@ -75,7 +75,7 @@ enum StoreSetup {
     /// bounds how long an expired session takes room.
     ///
     /// It ticks at least once a second: between two sweeps, each tick writes the deadlines of
-    /// short-lived sessions read since (`ShortLeaseRenewals`) whose written one comes before
+    /// sessions read since with a deadline on disk near (`ShortLeaseRenewals`) whose written one comes before
     /// the next sweep is done, so that a kill loses at most a tick of their renewals. Written
     /// only by the sweep, a session whose `ttl` is shorter than its interval, read all along,
     /// was found expired by a server restarted at once.
@@ -99,9 +99,10 @@ enum StoreSetup {
         }
     }
 
-    /// The `ttl` under which a read's renewal may need writing before the next sweep: a sweep
-    /// writes every moved deadline, so the one on disk is at most an interval old, and lies
-    /// past the next sweep's end when the `ttl` is over two intervals (a second more for the tick).
+    /// How near a read the deadline on disk must be for its renewal to need writing before the
+    /// next sweep: one further than two intervals (a second more for the tick) lies past the
+    /// next sweep's end, and that sweep writes it. Near it comes from a short `ttl`, or a long
+    /// one read after nearly as long idle.
     static func shortLeaseBound(_ interval: Double) -> Int {
         Int((2 * interval).rounded(.up)) + 2
     }

@@ -33,6 +33,24 @@ struct ShortLeaseRenewalsTests {
         #expect(try store.writeLeases() == 1, "the sweep writes the long-lived session's renewal")
     }
 
+    /// What a kill loses is a renewal whose deadline on disk is near, whatever the `ttl`: a
+    /// session living 100 s, idle 95 of them, then read, has on disk the deadline 5 s away.
+    /// Noted by its `ttl` alone, it waited for the sweep (30 s at the default), and a server
+    /// killed and restarted before that found it expired while its client still used it.
+    @Test("A long-lived session read near its deadline on disk is noted and written at the next tick")
+    func longLivedNearItsDeadline() throws {
+        let clock = ManualClock()
+        let store = Self.store(clock)
+        let id = try store.create(root: Fixture.spec("home"), timeToLive: 100, now: clock.now).session.id
+        clock.advance(95)
+        #expect(store.session(id) != nil)
+        #expect(store.shortLeases?.count == 1, "its deadline on disk is 5 s away")
+        #expect(try store.writeShortLeases(writtenExpiringBefore: clock.now.addingTimeInterval(31)) == 1)
+        clock.advance(1)
+        #expect(store.session(id) != nil)
+        #expect(store.shortLeases?.count == 0, "written, its deadline on disk is 100 s away")
+    }
+
     @Test("In memory, nothing is noted")
     func memoryNotesNothing() throws {
         let clock = ManualClock()
