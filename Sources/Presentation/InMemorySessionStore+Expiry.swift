@@ -95,16 +95,28 @@ extension InMemorySessionStore {
 
     /// Writes the last-access times that reads have moved since the last write, in one batch, so
     /// that a restart keeps idle deadlines within one sweep of the truth. Returns how many.
+    ///
+    /// What reads noted for the ticks (`ShortLeaseRenewals`) is written here too, and no longer
+    /// noted: with a sweep every second every tick is a whole one, no tick between took the
+    /// table, and each session read, deleted or expired since stayed in it, tree and all. Taken
+    /// before the scan, so that a read during it is noted again.
     @discardableResult
     public func writeLeases() throws(PresentationError) -> Int {
         guard let journal else { return 0 }
+        let noted = shortLeases?.take() ?? [:]
         var moved: [(SessionID, SessionEntry, SessionLease)] = []
         for shard in shards {
             for (id, entry) in shard.entries.withLock({ Array($0) }) {
                 if let lease = entry.unwrittenLease { moved.append((id, entry, lease)) }
             }
         }
-        try write(moved, to: journal)
+        do {
+            try write(moved, to: journal)
+        } catch {
+            // Noted again, for the next tick to try.
+            shortLeases?.keep(noted.lazy.map { ($0.key, $0.value) })
+            throw error
+        }
         return moved.count
     }
 

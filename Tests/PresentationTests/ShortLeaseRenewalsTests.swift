@@ -51,6 +51,26 @@ struct ShortLeaseRenewalsTests {
         #expect(store.shortLeases?.count == 0, "written, its deadline on disk is 100 s away")
     }
 
+    /// With a default ttl of 4 s or less the sweep's interval is 1 s and every tick is a
+    /// whole sweep (`SweepTicks(every: 1)`): no tick between two sweeps ever took what reads
+    /// noted, and each session read, deleted or expired since, stayed in the table, its whole
+    /// tree with it, for as long as the server ran.
+    @Test("A sweep's write of every moved deadline leaves nothing noted, deleted and expired sessions included")
+    func sweepEmptiesTheTable() throws {
+        let clock = ManualClock()
+        let store = Self.store(clock)
+        let deleted = try store.create(root: Fixture.spec("home"), timeToLive: 2, now: clock.now).session.id
+        let expiring = try store.create(root: Fixture.spec("home"), timeToLive: 2, now: clock.now).session.id
+        clock.advance(1)
+        #expect(store.session(deleted) != nil && store.session(expiring) != nil)
+        #expect(store.shortLeases?.count == 2)
+        #expect(try store.delete(deleted, ifAt: nil))
+        clock.advance(3)
+        #expect(try store.removeExpired(now: clock.now) == 1)
+        try store.writeLeases()
+        #expect(store.shortLeases?.count == 0, "the sweep wrote or freed every one of them")
+    }
+
     @Test("In memory, nothing is noted")
     func memoryNotesNothing() throws {
         let clock = ManualClock()
