@@ -88,12 +88,14 @@ VOLUME /data
 # unhealthy, so there the check is that a socket listens on the port (/proc/net/tcp and
 # tcp6, state 0A), with no connection made: libmicrohttpd takes a connection closed before
 # a word of TLS for a failed handshake, and a check that connected and hung up logged a
-# warning and counted one in presentation_tls_handshakes_failed_total every 15 s. It connects to HOST
+# warning and counted one in presentation_tls_handshakes_failed_total every 15 s. The port
+# is read in decimal (10#), as the server reads PORT: printf alone took PORT=08080 for bad
+# octal and 010 for 8. It connects to HOST
 # when that names one address (the server listens there alone), else to 127.0.0.1. The
 # server takes an IPv6 address in brackets too (`[::1]`), which bash's /dev/tcp does not,
 # so the brackets come off first.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=5s --retries=3 \
-    CMD ["bash", "-c", "h=${HOST:-127.0.0.1}; h=${h//[][]/}; case $h in 0.0.0.0|::) h=127.0.0.1;; esac; if [ -n \"$TLS_CERT\" ]; then p=$(printf %04X \"${PORT:-8080}\") || exit 1; for f in /proc/net/tcp /proc/net/tcp6; do while read -r _ a _ s _; do [ \"$s\" = 0A ] && [ \"${a##*:}\" = \"$p\" ] && exit 0; done < \"$f\"; done 2>/dev/null; exit 1; fi; exec 3<>/dev/tcp/$h/${PORT:-8080} || exit 1; printf 'GET /healthz HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && read -r -t 4 version status rest <&3 && [ \"$status\" = 200 ]"]
+    CMD ["bash", "-c", "h=${HOST:-127.0.0.1}; h=${h//[][]/}; case $h in 0.0.0.0|::) h=127.0.0.1;; esac; if [ -n \"$TLS_CERT\" ]; then p=$(printf %04X \"$((10#${PORT:-8080}))\") || exit 1; for f in /proc/net/tcp /proc/net/tcp6; do while read -r _ a _ s _; do [ \"$s\" = 0A ] && [ \"${a##*:}\" = \"$p\" ] && exit 0; done < \"$f\"; done 2>/dev/null; exit 1; fi; exec 3<>/dev/tcp/$h/${PORT:-8080} || exit 1; printf 'GET /healthz HTTP/1.0\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && read -r -t 4 version status rest <&3 && [ \"$status\" = 200 ]"]
 
 # The server itself is PID 1 (exec form, no shell): SIGTERM reaches it, and it stops
 # accepting, ends streams, lets requests in flight finish (up to 10 s) and exits 0.

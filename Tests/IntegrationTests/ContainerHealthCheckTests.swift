@@ -77,6 +77,11 @@ struct ContainerHealthCheckTests {
         // ...so the image's health check, run with the container's variables, must say so.
         let status = try Self.runHealthCheck(environment.merging(["PORT": String(port)]) { $1 })
         #expect(status == 0, "the HEALTHCHECK marks a healthy HTTPS server unhealthy")
+        // The server reads PORT in decimal, a leading zero and all (08080 is 8080), as the plain
+        // check's /dev/tcp does; printf read it as octal (08080 refused, 010 taken for 8), and
+        // the check looked for a socket on another port.
+        let leadingZero = try Self.runHealthCheck(environment.merging(["PORT": "0\(port)"]) { $1 })
+        #expect(leadingZero == 0, "PORT with a leading zero is read as octal")
     }
 
     /// libmicrohttpd takes a connection closed before a word of TLS for a handshake that failed:
