@@ -132,7 +132,7 @@ extension InMemorySessionStore {
         for (id, entry) in shortLeases.take() {
             if let lease = entry.unwrittenLease(writtenExpiringBefore: deadline) {
                 near.append((id, entry, lease))
-            } else if entry.unwrittenLease != nil {
+            } else if entry.renewalPending {
                 waiting.append((id, entry))
             }
         }

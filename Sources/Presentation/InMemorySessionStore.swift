@@ -138,7 +138,9 @@ public final class InMemorySessionStore: SessionStore {
             forget(new.session.id)
             throw error
         }
-        entry.open(storedBytes: bytes, at: clock())
+        let landed = clock()
+        entry.open(storedBytes: bytes, at: landed)
+        shortLeases?.note(new.session.id, entry, at: landed)
         return new
     }
 
@@ -155,7 +157,10 @@ public final class InMemorySessionStore: SessionStore {
                 forget(new.session.id)
                 completion(.failure(failure))
             case .success(let bytes):
-                entry.open(storedBytes: bytes, at: clock())
+                // Its lease runs from now, the journal's from the creation: noted, as a read is.
+                let landed = clock()
+                entry.open(storedBytes: bytes, at: landed)
+                shortLeases?.note(new.session.id, entry, at: landed)
                 completion(.success(new))
             }
         }
@@ -277,8 +282,13 @@ public final class InMemorySessionStore: SessionStore {
             }
             return completion(nil)
         }
-        entry.update(at: clock(), landing: clock, journal: journal, budget: writeBudget, body) { result in
-            if case .failure(let error) = result { completion(error) } else { completion(nil) }
+        entry.update(at: clock(), landing: clock, journal: journal, budget: writeBudget, body) { [self] result in
+            if case .failure(let error) = result { return completion(error) }
+            // Its lease runs from the landing, the journal's from the change's start: noted, as
+            // a read is (a write slower than the ttl otherwise left a deadline on disk already
+            // past until the sweep). The turn is passed after this: a tick keeps it noted meanwhile.
+            shortLeases?.note(id, entry, at: clock())
+            completion(nil)
         }
     }
 

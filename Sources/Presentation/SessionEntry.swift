@@ -61,7 +61,7 @@ final class SessionEntry: Sendable {
     /// Shows a new session, written (with a journal) in `storedBytes`. Its lease runs from
     /// `now`, once written, when that is later than the creation (a slow write): it was made
     /// when it was answered, and a write slower than its `ttl` otherwise answered a creation
-    /// whose session was already gone. The journal has the creation's time until the sweep.
+    /// whose session was already gone. The journal has the creation's time until a tick or the sweep.
     func open(storedBytes: Int = 0, at now: Date? = nil) {
         state.withLock { state in
             state.closed = false
@@ -122,6 +122,14 @@ final class SessionEntry: Sendable {
             }
             return state.lease
         }
+    }
+
+    /// Whether a renewal may yet need writing: one that reads made and the journal lacks, or a
+    /// change's write in flight (`unwrittenLease` is nil meanwhile), whose lease runs from its
+    /// landing while the journal gets its start. A tick that dropped the latter lost the
+    /// renewals of reads made during the write, and the landing's.
+    var renewalPending: Bool {
+        state.withLock { !$0.closed && ($0.busy || $0.lease.lastAccess > $0.persistedAccess) }
     }
 
     /// The deadline the journal has for the session: what a server restarted now would keep.

@@ -5,8 +5,9 @@
 #endif
 import Synchronization
 
-/// The durable sessions that reads renewed since the sweep's last tick whose deadline on disk
-/// is near: those of a short `ttl`, and those read after being idle nearly as long as theirs.
+/// The durable sessions that reads (or the landing of a slow change's or creation's write)
+/// renewed since the sweep's last tick whose deadline on disk is near: those of a short `ttl`,
+/// and those read after being idle nearly as long as theirs.
 ///
 /// The sweep writes the deadlines reads moved every interval (30 s at the default). A session
 /// whose `ttl` is shorter than that, read all along, kept an older deadline on disk, and a

@@ -1,5 +1,6 @@
 import Foundation
 import Presentation
+import Synchronization
 import Testing
 
 /// The sweep's ticks write only the renewals of short-lived sessions that reads noted, when the
@@ -69,6 +70,38 @@ struct ShortLeaseRenewalsTests {
         #expect(try store.removeExpired(now: clock.now) == 1)
         try store.writeLeases()
         #expect(store.shortLeases?.count == 0, "the sweep wrote or freed every one of them")
+    }
+
+    /// A slow write's change or creation runs its lease from when the write lands (a58a3f2),
+    /// but the journal has the start: for a write slower than the `ttl`, a deadline already
+    /// past. Not noted, it waited for the sweep, and a kill and restart meanwhile lost a
+    /// session answered a moment before.
+    @Test("A change or creation whose slow write lands past its deadline on disk is noted, and written at the next tick")
+    func slowWritesNoted() throws {
+        let clock = ManualClock()
+        let journal = RecordingJournal()
+        let store = InMemorySessionStore(
+            limits: Limits(sessionTTL: 3600), journal: journal, shortLeases: ShortLeaseRenewals(under: 62),
+            clock: { clock.now })
+        let created = Mutex<SessionID?>(nil)
+        store.create(root: Fixture.spec("home"), timeToLive: 2, now: clock.now) { result in
+            created.withLock { $0 = try? result.get().session.id }
+        }
+        clock.advance(3)
+        journal.land()
+        let id = try #require(created.withLock { $0 })
+        #expect(store.shortLeases?.count == 1, "the creation's lease runs from its landing, the journal's from its start")
+        #expect(try store.writeShortLeases(writtenExpiringBefore: clock.now.addingTimeInterval(31)) == 1)
+
+        let made = Mutex(false)
+        store.change(id, { session in try session.run(.push(Fixture.spec("next"))) }) { error in
+            made.withLock { $0 = error == nil }
+        }
+        clock.advance(3)
+        journal.land()
+        #expect(made.withLock { $0 })
+        #expect(store.shortLeases?.count == 1, "the change's lease runs from its landing, the journal's from its start")
+        #expect(try store.writeShortLeases(writtenExpiringBefore: clock.now.addingTimeInterval(31)) == 1)
     }
 
     @Test("In memory, nothing is noted")
