@@ -55,6 +55,11 @@ enum StoreSetup {
             limits: options.limits, journal: recovery.journal, memoryBudget: memoryBudget(options),
             writeBudget: options.maxSessionWriteRate.map { WriteBudget(bytesPerSecond: $0) },
             shortLeases: ShortLeaseRenewals(under: shortLeaseBound(sweepInterval(options.limits))))
+        // Said when it happens: otherwise the first word of it was a sweep's failure, up to
+        // 30 s later (and only with deadlines to write), or the stop's last line.
+        recovery.journal.whenWritesStop { error in
+            Log.error("writes_stopped", [("reason", .string(failureReason(error)))])
+        }
         for (session, lease, storedBytes) in recovery.sessions {
             store.restore(session, lease: lease, storedBytes: storedBytes)
         }

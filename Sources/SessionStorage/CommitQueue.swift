@@ -69,6 +69,10 @@ final class CommitQueue: Sendable {
     var syncs: Int { syncer.syncs }
     /// True once a failed fsync stopped every later write (`SyncQueue.failure`).
     var writesStopped: Bool { syncer.failure != nil }
+    /// `body` is told once when a failed fsync stops every later write (`SyncQueue`).
+    func whenWritesStop(_ body: @escaping @Sendable (PresentationError) -> Void) {
+        syncer.whenWritesStop(body)
+    }
     /// Writes waiting for the next transaction (not the one being committed).
     var queued: Int { writer.queued }
 

@@ -61,6 +61,12 @@ public final class SQLiteJournal: SessionJournal {
 
     public var storedBytes: Int { queue.storedBytes }
 
+    /// `body` is told once, on the journal's sync thread, when a failed fsync stops durable
+    /// writes until a restart (the server logs it then).
+    public func whenWritesStop(_ body: @escaping @Sendable (PresentationError) -> Void) {
+        queue.whenWritesStop(body)
+    }
+
     public var statistics: JournalStatistics {
         JournalStatistics(
             transactions: queue.transactions, writes: queue.writes, syncs: queue.syncs, queuedWrites: queue.queued,

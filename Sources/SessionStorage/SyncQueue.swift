@@ -27,6 +27,8 @@ final class SyncQueue: Sendable {
     private let thread = BatchThread<Report>()
     /// Set by a failed fsync; every later batch fails with it.
     private let failed = Mutex<PresentationError?>(nil)
+    /// Told once, on the sync thread, when a failed fsync stops durable writes.
+    private let whenStopped = Mutex<(@Sendable (PresentationError) -> Void)?>(nil)
     private let syncCount = Atomic<Int>(0)
     /// Makes the log durable; 0 on success, otherwise an `errno`. `fdatasync` but in tests.
     private let sync: @Sendable () -> Int32
@@ -41,6 +43,12 @@ final class SyncQueue: Sendable {
 
     /// The failure that stopped durable writes, if one did.
     var failure: PresentationError? { failed.withLock { $0 } }
+
+    /// `body` is told, once, when a failed fsync stops durable writes: the moment an operator
+    /// needs to hear of, which otherwise showed only as 503s until the stop's last line.
+    func whenWritesStop(_ body: @escaping @Sendable (PresentationError) -> Void) {
+        whenStopped.withLock { $0 = body }
+    }
 
     /// Reports on the batch just committed once an fsync begun after now has succeeded.
     func hand(_ report: @escaping Report) {
@@ -61,7 +69,11 @@ final class SyncQueue: Sendable {
                 "the disk could not sync the session log (\(String(cString: strerror(status)))); "
                     + "the change is not made here, but may be found on disk after a restart; "
                     + "writes are refused until then")
-            failed.withLock { $0 = $0 ?? failure }
+            let first = failed.withLock { failed in
+                defer { failed = failed ?? failure }
+                return failed == nil
+            }
+            if first { whenStopped.withLock { $0 }?(failure) }
             outcome = failure
         }
         for report in batch { report(outcome) }

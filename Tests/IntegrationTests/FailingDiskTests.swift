@@ -24,6 +24,11 @@ struct FailingDiskTests {
         // Reads answer the state before the failed change.
         #expect(try client.get(session.route(), token: session.token).expectSession(revision: 2).rootPathNames == ["inbox", "detail"])
         try client.get("/healthz").expectProblem(503, "storage_failed")
+        // Said in the log when it happened, not first by the stop's last line.
+        let said = eventually(within: 10) {
+            server.logLines().contains { $0["event"] as? String == "writes_stopped" && $0["level"] as? String == "error" }
+        }
+        #expect(said, "no writes_stopped line after a failed flush")
 
         #expect(try server.terminate() == 1, "a stop after a failed flush exited as a clean one")
         server.expectStoppedWithError(naming: "durable writes had stopped")
