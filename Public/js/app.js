@@ -7,7 +7,8 @@ import { LiveStream, setIdleCheck } from './live.js';
 import { DeviceView } from './device.js';
 import { Inspector, describeError } from './inspector.js';
 import { findScreen } from './tree.js';
-import { fill, isolated } from './dom.js';
+import { isolated } from './dom.js';
+import { Notice } from './notice.js';
 import { DEMO_ROOT, followUp } from './demo.js';
 
 // `?request-timeout=SECONDS` (before the fragment) sets how long a request may take before
@@ -74,46 +75,7 @@ function topScreen() {
 
 // --- Notices and connection state ---------------------------------------------------------
 
-/**
- * What had the focus when the notice was shown (the control whose request it reports, most
- * often): where the focus goes back to when the person dismisses the notice.
- */
-let noticeOpener = null;
-
-/**
- * The notice says the server cannot be reached (a tap made while offline): words about now,
- * which the stream's coming back live makes false; it goes then (see setConnection).
- */
-let noticeUntilLive = false;
-
-/**
- * `text`: a string, or pieces for `h()`, where what a client wrote is isolated (dom.js).
- * `untilLive`: the notice says only that the server cannot be reached (noticeUntilLive).
- */
-function showNotice(text, kind = 'error', { untilLive = false } = {}) {
-  noticeUntilLive = untilLive;
-  const active = document.activeElement;
-  if (!elements.notice.contains(active)) noticeOpener = active && active !== document.body ? active : null;
-  elements.notice.hidden = false;
-  elements.notice.dataset.kind = kind;
-  fill(elements.noticeText, text);
-}
-
-function clearNotice() {
-  // Hidden with the focus on its ×, the notice dropped the focus to the page's body, leaving a
-  // keyboard or screen reader user who dismissed it nowhere.
-  const hadFocus = elements.notice.contains(document.activeElement);
-  noticeUntilLive = false;
-  elements.notice.hidden = true;
-  elements.noticeText.textContent = '';
-  const opener = noticeOpener;
-  noticeOpener = null;
-  if (!hadFocus) return;
-  if (opener && opener.isConnected && !opener.closest('[inert]') && opener.checkVisibility()) opener.focus();
-  else elements.main.focus({ preventScroll: true });
-}
-
-document.querySelector('#notice-close').addEventListener('click', clearNotice);
+const notice = new Notice(elements.notice, elements.noticeText, document.querySelector('#notice-close'), elements.main);
 
 const CONNECTION_TEXT = {
   idle: 'No session',
@@ -135,9 +97,7 @@ function setConnection(state) {
   elements.connection.dataset.state = state;
   elements.connection.textContent = CONNECTION_TEXT[state];
   document.body.dataset.connection = state;
-  // The server is reached again, and the stream brings the session as it stands: "The server
-  // cannot be reached" beside "Live" was false, and the tree shows whether the tap was made.
-  if (state === 'live' && noticeUntilLive) clearNotice();
+  if (state === 'live') notice.live();
 }
 
 // --- Opening a session ----------------------------------------------------------------------
@@ -176,7 +136,7 @@ async function open(reference) {
     if (current !== state) return;
     setConnection(openFailure(error));
     device.clear(error instanceof ProblemError && error.status === 404 ? 'This session does not exist (any more).' : 'The session could not be opened.');
-    showNotice(['Cannot open session ', isolated(reference.id), ': ', describeError(error)]);
+    notice.show(['Cannot open session ', isolated(reference.id), ': ', describeError(error)]);
   }
 }
 
@@ -200,12 +160,12 @@ function onEvent(state, event) {
     // where the notice, dismissed, gives it back. `deleted` also ends the stream of a session
     // that expired (a page whose token was replaced no longer renews it): say both.
     device.clear('This session was deleted, or it expired.');
-    showNotice('This session was deleted, or it expired.', 'info');
+    notice.show('This session was deleted, or it expired.', 'info');
     return;
   }
   if (event.type === 'revoked') {
     device.clear('This page’s token for the session was replaced.');
-    showNotice('This session’s token was replaced: this page can no longer follow it. Open the session with its new token.');
+    notice.show('This session’s token was replaced: this page can no longer follow it. Open the session with its new token.');
     return;
   }
   // The tree the server sends next is the one to draw, even older than the one shown: after
@@ -277,13 +237,13 @@ function gone(state, error) {
  * Nothing more can come of following this session: the stream stops, the page says why, and
  * no tree is left to tap. `connection`: 'gone' or 'refused' (see CONNECTION_TEXT).
  */
-function stopFollowing(state, connection, notice, cleared) {
+function stopFollowing(state, connection, message, cleared) {
   if (current !== state) return;
   state.gone = true;
   state.live?.stop();
   setConnection(connection);
   device.clear(cleared);
-  showNotice(notice);
+  notice.show(message);
 }
 
 /** Fetches the tree; calls that arrive while one is in flight are folded into one more. */
@@ -328,7 +288,7 @@ async function perform(operation, body, { ifMatch, rethrow = false } = {}) {
     const answer = await state.api.perform(operation, body, { ifMatch });
     if (current !== state) return answer;
     show(answer.session);
-    clearNotice();
+    notice.clear();
     return answer;
   } catch (error) {
     // The page has left that session since (for another, or none): its failure is not news
@@ -346,7 +306,7 @@ async function perform(operation, body, { ifMatch, rethrow = false } = {}) {
     if (error instanceof ProblemError && error.status === 412) text.push('. The session changed since you looked: the page now shows the current tree.');
     else if (error instanceof ProblemError && error.code === 'top_changed') text.push('. Another change came first: the page now shows the current tree.');
     else if (error instanceof RequestTimeoutError) text.push(' The change may still be made: if it is, the page shows it.');
-    showNotice(text, 'error', { untilLive: error instanceof NetworkError && !(error instanceof RequestTimeoutError) });
+    notice.show(text, 'error', { untilLive: error instanceof NetworkError && !(error instanceof RequestTimeoutError) });
     // A 404 names a screen or presentation that is gone, or the whole session: the read says
     // which (a stream that is down cannot).
     if (error instanceof ProblemError && (error.isConflict || error.status === 404)) {
@@ -371,7 +331,7 @@ elements.start.addEventListener('click', async () => {
     const created = await createSession(DEMO_ROOT);
     writeFragment({ id: created.id, token: created.token });
   } catch (error) {
-    showNotice(['Cannot create a session: ', describeError(error)]);
+    notice.show(['Cannot create a session: ', describeError(error)]);
   } finally {
     elements.start.removeAttribute('aria-disabled');
   }
@@ -392,7 +352,7 @@ elements.openForm.addEventListener('submit', (event) => {
   // writing it again changes nothing, no hashchange comes, and the Open did nothing.
   const shown = readFragment();
   if (shown && shown.id === id && shown.token === token) {
-    clearNotice();
+    notice.clear();
     open(shown);
     return;
   }
@@ -409,7 +369,7 @@ addEventListener('pageshow', (event) => {
 });
 
 addEventListener('hashchange', () => {
-  clearNotice();
+  notice.clear();
   open(readFragment());
 });
 
