@@ -96,14 +96,14 @@ extension InMemorySessionStore {
     /// Writes the last-access times that reads have moved since the last write, in one batch, so
     /// that a restart keeps idle deadlines within one sweep of the truth. Returns how many.
     ///
-    /// What reads noted for the ticks (`ShortLeaseRenewals`) is written here too, and no longer
+    /// What reads noted for the ticks (`NearDeadlineRenewals`) is written here too, and no longer
     /// noted: with a sweep every second every tick is a whole one, no tick between took the
     /// table, and each session read, deleted or expired since stayed in it, tree and all. Taken
     /// before the scan, so that a read during it is noted again.
     @discardableResult
     public func writeLeases() throws(PresentationError) -> Int {
         guard let journal else { return 0 }
-        let noted = shortLeases?.take() ?? [:]
+        let noted = nearDeadlines?.take() ?? [:]
         var moved: [(SessionID, SessionEntry, SessionLease)] = []
         for shard in shards {
             for (id, entry) in shard.entries.withLock({ Array($0) }) {
@@ -114,34 +114,34 @@ extension InMemorySessionStore {
             try write(moved, to: journal)
         } catch {
             // Noted again, for the next tick to try.
-            shortLeases?.keep(noted.lazy.map { ($0.key, $0.value) })
+            nearDeadlines?.keep(noted.lazy.map { ($0.key, $0.value) })
             throw error
         }
         return moved.count
     }
 
-    /// Between two sweeps: writes the deadlines that reads of short-lived sessions moved
-    /// (`ShortLeaseRenewals`) when the one on disk comes before `deadline` (the next sweep's
+    /// Between two sweeps: writes the deadlines that reads moved
+    /// (`NearDeadlineRenewals`) when the one on disk comes before `deadline` (the next sweep's
     /// end), in one batch, so that a kill loses at most a tick of them. The others stay noted
     /// until their turn, or the sweep's `writeLeases`. Returns how many were written.
     @discardableResult
-    public func writeShortLeases(writtenExpiringBefore deadline: Date) throws(PresentationError) -> Int {
-        guard let journal, let shortLeases else { return 0 }
+    public func writeNearDeadlines(writtenExpiringBefore deadline: Date) throws(PresentationError) -> Int {
+        guard let journal, let nearDeadlines else { return 0 }
         var near: [(SessionID, SessionEntry, SessionLease)] = []
         var waiting: [(SessionID, SessionEntry)] = []
-        for (id, entry) in shortLeases.take() {
+        for (id, entry) in nearDeadlines.take() {
             if let lease = entry.unwrittenLease(writtenExpiringBefore: deadline) {
                 near.append((id, entry, lease))
             } else if entry.renewalPending {
                 waiting.append((id, entry))
             }
         }
-        shortLeases.keep(waiting)
+        nearDeadlines.keep(waiting)
         do {
             try write(near, to: journal)
         } catch {
             // Noted again, for the next tick to try.
-            shortLeases.keep(near.map { ($0.0, $0.1) })
+            nearDeadlines.keep(near.map { ($0.0, $0.1) })
             throw error
         }
         return near.count

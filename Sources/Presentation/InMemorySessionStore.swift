@@ -17,9 +17,9 @@ public final class InMemorySessionStore: SessionStore {
     public let memoryBudget: MemoryBudget?
     /// With a journal: what each session may have written a second; nil: no bound.
     public let writeBudget: WriteBudget?
-    /// With a journal: short-lived sessions read since the sweep's last tick; nil: the sweep
-    /// alone writes what reads moved (`writeShortLeases`, in InMemorySessionStore+Expiry.swift).
-    public let shortLeases: ShortLeaseRenewals?
+    /// With a journal: sessions read since the sweep's last tick whose deadline on disk is near; nil: the sweep
+    /// alone writes what reads moved (`writeNearDeadlines`, in InMemorySessionStore+Expiry.swift).
+    public let nearDeadlines: NearDeadlineRenewals?
     /// The time that leases are measured against; injected so that expiry can be tested exactly.
     let clock: @Sendable () -> Date
     /// A new session's id and token.
@@ -43,7 +43,7 @@ public final class InMemorySessionStore: SessionStore {
         journal: (any SessionJournal)? = nil,
         memoryBudget: MemoryBudget? = nil,
         writeBudget: WriteBudget? = nil,
-        shortLeases: ShortLeaseRenewals? = nil,
+        nearDeadlines: NearDeadlineRenewals? = nil,
         clock: @escaping @Sendable () -> Date = Date.init,
         makeID: (@Sendable () -> SessionID)? = nil,
         makeToken: (@Sendable () -> SessionToken)? = nil
@@ -52,7 +52,7 @@ public final class InMemorySessionStore: SessionStore {
         self.journal = journal
         self.memoryBudget = memoryBudget
         self.writeBudget = writeBudget
-        self.shortLeases = journal == nil ? nil : shortLeases
+        self.nearDeadlines = journal == nil ? nil : nearDeadlines
         self.clock = clock
         if makeID == nil, makeToken == nil {
             makeIdentity = Self.randomIdentity
@@ -140,7 +140,7 @@ public final class InMemorySessionStore: SessionStore {
         }
         let landed = clock()
         entry.open(storedBytes: bytes, at: landed)
-        shortLeases?.note(new.session.id, entry, at: landed)
+        nearDeadlines?.note(new.session.id, entry, at: landed)
         return new
     }
 
@@ -160,7 +160,7 @@ public final class InMemorySessionStore: SessionStore {
                 // Its lease runs from now, the journal's from the creation: noted, as a read is.
                 let landed = clock()
                 entry.open(storedBytes: bytes, at: landed)
-                shortLeases?.note(new.session.id, entry, at: landed)
+                nearDeadlines?.note(new.session.id, entry, at: landed)
                 completion(.success(new))
             }
         }
@@ -247,14 +247,14 @@ public final class InMemorySessionStore: SessionStore {
     public func session(_ id: SessionID, countingAsUse counts: (borrowing Session) -> Bool) -> Session? {
         let now = clock()
         guard let entry = entry(id), let session = entry.session(at: now, countingAsUse: counts) else { return nil }
-        shortLeases?.note(id, entry, at: now)
+        nearDeadlines?.note(id, entry, at: now)
         return session
     }
 
     public func read(_ id: SessionID, _ body: (borrowing Session) -> Bool) -> Bool {
         let now = clock()
         guard let entry = entry(id), entry.read(at: now, body) else { return false }
-        shortLeases?.note(id, entry, at: now)
+        nearDeadlines?.note(id, entry, at: now)
         return true
     }
 
@@ -287,7 +287,7 @@ public final class InMemorySessionStore: SessionStore {
             // Its lease runs from the landing, the journal's from the change's start: noted, as
             // a read is (a write slower than the ttl otherwise left a deadline on disk already
             // past until the sweep). The turn is passed after this: a tick keeps it noted meanwhile.
-            shortLeases?.note(id, entry, at: clock())
+            nearDeadlines?.note(id, entry, at: clock())
             completion(nil)
         }
     }

@@ -37,7 +37,7 @@ extension SessionEntry {
     /// last written meanwhile.
     /// `landing` tells the time once the write lands: the change is made then, and the lease
     /// runs from then too (a write slower than the session's `ttl` otherwise answered a change
-    /// whose session was already gone); the journal has the change's start until a tick or the sweep writes the landing (`ShortLeaseRenewals`).
+    /// whose session was already gone); the journal has the change's start until a tick or the sweep writes the landing (`NearDeadlineRenewals`).
     func update<R: Sendable>(
         at now: Date, landing: @escaping @Sendable () -> Date, journal: any SessionJournal, budget: WriteBudget?,
         _ body: @escaping @Sendable (inout Session) throws -> R,

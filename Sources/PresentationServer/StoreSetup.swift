@@ -54,7 +54,7 @@ enum StoreSetup {
         let store = InMemorySessionStore(
             limits: options.limits, journal: recovery.journal, memoryBudget: memoryBudget(options),
             writeBudget: options.maxSessionWriteRate.map { WriteBudget(bytesPerSecond: $0) },
-            shortLeases: ShortLeaseRenewals(under: shortLeaseBound(sweepInterval(options.limits))))
+            nearDeadlines: NearDeadlineRenewals(under: nearDeadlineBound(sweepInterval(options.limits))))
         // Said when it happens: otherwise the first word of it was a sweep's failure, up to
         // 30 s later (and only with deadlines to write), or the stop's last line.
         recovery.journal.whenWritesStop { error in
@@ -80,7 +80,7 @@ enum StoreSetup {
     /// bounds how long an expired session takes room.
     ///
     /// It ticks at least once a second: between two sweeps, each tick writes the deadlines of
-    /// sessions read since with a deadline on disk near (`ShortLeaseRenewals`) whose written one comes before
+    /// sessions read since with a deadline on disk near (`NearDeadlineRenewals`) whose written one comes before
     /// the next sweep is done, so that a kill loses at most a tick of their renewals. Written
     /// only by the sweep, a session whose `ttl` is shorter than its interval, read all along,
     /// was found expired by a server restarted at once.
@@ -92,7 +92,7 @@ enum StoreSetup {
                 guard ticks.next() else {
                     // A tick's failure is not logged: what it could not write stays noted, the
                     // sweep tries it too and says why, once an interval rather than every second.
-                    _ = try? store.writeShortLeases(writtenExpiringBefore: Date().addingTimeInterval(interval + tick))
+                    _ = try? store.writeNearDeadlines(writtenExpiringBefore: Date().addingTimeInterval(interval + tick))
                     return
                 }
                 let removed = try store.removeExpired(now: Date())
@@ -110,7 +110,7 @@ enum StoreSetup {
     /// next sweep: one further than two intervals (a second more for the tick) lies past the
     /// next sweep's end, and that sweep writes it. Near it comes from a short `ttl`, or a long
     /// one read after nearly as long idle.
-    static func shortLeaseBound(_ interval: Double) -> Int {
+    static func nearDeadlineBound(_ interval: Double) -> Int {
         Int((2 * interval).rounded(.up)) + 2
     }
 

@@ -12,10 +12,10 @@ import Synchronization
 /// The sweep writes the deadlines reads moved every interval (30 s at the default). A session
 /// whose `ttl` is shorter than that, read all along, kept an older deadline on disk, and a
 /// server restarted at once after a kill found it expired while its client still used it. The
-/// sweep's ticks between two sweeps write those (`writeShortLeases`); noting them as they are
+/// sweep's ticks between two sweeps write those (`writeNearDeadlines`); noting them as they are
 /// read, rather than scanning every session each second, keeps an idle server idle: the scan
 /// of 100,000 sessions cost 1.75% of a core, against 0.12% without it.
-public final class ShortLeaseRenewals: Sendable {
+public final class NearDeadlineRenewals: Sendable {
     /// Sessions whose deadline on disk comes within this many seconds of their read are noted.
     /// Noted by their `ttl` alone, a session living 100 s, idle 95 and then read, had on disk
     /// a deadline 5 s away and waited for the sweep: a kill meanwhile lost its renewal. Past
