@@ -30,7 +30,7 @@ struct EventTests {
             }
             let expected: [[String: Any]] = [
                 event(2, "pushed", ["stack": "k1", "screen": "s3"]),
-                event(3, "presented", ["presentation": "p4", "style": "sheet", "presentedBy": "s3", "stack": "k5"]),
+                event(3, "presented", ["presentation": "p4", "style": "sheet", "presentedBy": "s3", "stack": "k5", "screen": "s6"]),
                 event(4, "pushed", ["stack": "k5", "screen": "s7"]),
                 event(5, "popped", ["stack": "k5", "screens": ["s7"]]),
                 event(5, "result", ["screen": "s6", "from": "s7", "value": "bold"]),
