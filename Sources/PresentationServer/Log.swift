@@ -71,21 +71,12 @@ enum Log {
 
     /// A line for the person at the terminal, not the log collector: why the server could not start.
     ///
-    /// Its control characters come escaped (`\r`, `\n`), whatever the line carries: a path
-    /// from the settings (`DATA_DIR=/data\r`, from an env file saved with CRLF line ends) was
-    /// written raw in a storage failure's line, and its carriage return sent the rest of the
-    /// line back over its start at a terminal. A refused setting is shown so already
-    /// (`OptionsError`); its escapes are not control characters, and pass as they are.
+    /// Its control characters come escaped, whatever the line carries: a path from the
+    /// settings (`DATA_DIR=/data\r`, from an env file saved with CRLF line ends) was written
+    /// raw in a storage failure's line, and its carriage return sent the rest of the line back
+    /// over its start. A refused setting's escapes (`OptionsError`) pass as they are.
     static func standardError(_ line: String) {
-        var shown = ""
-        for scalar in line.unicodeScalars {
-            if scalar.properties.generalCategory == .control {
-                shown += scalar.escaped(asASCII: false)
-            } else {
-                shown.unicodeScalars.append(scalar)
-            }
-        }
-        shown += "\n"
+        var shown = line.escapingControls() + "\n"
         shown.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 

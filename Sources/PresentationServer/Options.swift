@@ -375,22 +375,11 @@ enum OptionsError: Error, CustomStringConvertible {
         }
     }
 
-    /// What was given, its control characters escaped (`\r`, `\n`): the refusal stays one line,
-    /// and a carriage return from a file saved with CRLF line ends (`PORT=8080\r`) no longer
-    /// sends the rest of the line back over the setting's name at a terminal. Cut after
-    /// `shownLength` characters: a value read from the wrong file (a megabyte of it) was
+    /// What was given, its control characters escaped and cut after `shownLength` characters
+    /// (`String.escapingControls`): a value read from the wrong file (a megabyte of it) was
     /// echoed whole, one line a container's log keeps.
     private static func shown(_ given: String) -> String {
-        var text = ""
-        for (index, scalar) in given.unicodeScalars.enumerated() {
-            guard index < shownLength else { return text + "… (\(given.utf8.count) bytes)" }
-            if scalar.properties.generalCategory == .control {
-                text += scalar.escaped(asASCII: false)
-            } else {
-                text.unicodeScalars.append(scalar)
-            }
-        }
-        return text
+        given.escapingControls(upTo: shownLength)
     }
 
     private static let shownLength = 120
