@@ -101,7 +101,8 @@ extension SessionEntry {
                     if state.lease.lastAccess == lease.lastAccess { state.lease = before }
                     return nil
                 }
-                state.lease = state.lease.used(at: lease.lastAccess).used(at: landing())
+                // The lease moved to `lease` when the change was made; it runs from the landing.
+                state.lease = state.lease.used(at: landing())
                 state.persistedAccess = max(state.persistedAccess, lease.lastAccess)
                 state.storedBytes = UInt32(clamping: bytes)
                 budget?.charge(draft, writtenTo: journal, over: previous, storedBytes: bytes, at: now)

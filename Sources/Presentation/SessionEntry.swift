@@ -106,9 +106,7 @@ final class SessionEntry: Sendable {
     /// only a write still in flight then (past the grace period) leaves them unwritten, the
     /// deadline on disk early by as long as that write took.
     var unwrittenLease: SessionLease? {
-        state.withLock { state in
-            state.closed || state.busy || state.lease.lastAccess <= state.persistedAccess ? nil : state.lease
-        }
+        unwrittenLease(writtenExpiringBefore: .distantFuture)
     }
 
     /// `unwrittenLease`, only when the deadline the journal has for the session comes before
