@@ -79,13 +79,14 @@ enum StoreSetup {
     /// that reads moved. A lookup already treats an expired session as gone, so the interval only
     /// bounds how long an expired session takes room.
     ///
-    /// It ticks at least once a second: between two sweeps, each tick writes the deadlines of
+    /// With durable storage it ticks at least once a second: between two sweeps, each tick writes the deadlines of
     /// sessions read since with a deadline on disk near (`NearDeadlineRenewals`) whose written one comes before
     /// the next sweep is done, so that a kill loses at most a tick of their renewals. Written
     /// only by the sweep, a session whose `ttl` is shorter than its interval, read all along,
     /// was found expired by a server restarted at once.
     static func startSweep(_ store: InMemorySessionStore, every interval: Double) -> RepeatingWork {
-        let ticks = SweepTicks(every: Int(interval.rounded(.up)))
+        // In memory nothing is noted, and nothing outlives the process: no ticks between sweeps.
+        let ticks = SweepTicks(every: store.nearDeadlines == nil ? 1 : Int(interval.rounded(.up)))
         let tick = interval / Double(ticks.every)
         return RepeatingWork(label: "session-sweep", every: tick) {
             do {
