@@ -18,7 +18,8 @@ public final class PresentationAPI: HTTPHandler {
     let now: @Sendable () -> Date
     let parser: JSONParser
     /// For a batch, which holds each operation two levels down (`operations` and the
-    /// operation's object): each gets the room its own route gives it (`batchDepth`).
+    /// operation's object): each gets the room its own route gives it. At the body's depth, a
+    /// push's params within its limit were 400 `malformed_json` in a batch.
     let batchParser: JSONParser
     /// For a creation, which holds its root screen a level down (`root`): that screen gets
     /// the room a push's or a set-root's body gives it.
@@ -62,7 +63,7 @@ public final class PresentationAPI: HTTPHandler {
         // The parser's default, 1 MiB, refused a longer string as malformed JSON (400) once
         // the body limit was raised past it, a limit no document names.
         parser = JSONParser(maxDepth: configuration.maxJSONDepth, maxStringBytes: .max)
-        batchParser = JSONParser(maxDepth: Self.batchDepth(bodyDepth: configuration.maxJSONDepth), maxStringBytes: .max)
+        batchParser = JSONParser(maxDepth: configuration.maxJSONDepth + 2, maxStringBytes: .max)
         creationParser = JSONParser(maxDepth: configuration.maxJSONDepth + 1, maxStringBytes: .max)
         documentParser = JSONParser(
             maxDepth: Self.documentDepth(bodyDepth: configuration.maxJSONDepth, limits: store.limits),
@@ -73,13 +74,6 @@ public final class PresentationAPI: HTTPHandler {
         creationRate = configuration.creationsPerMinutePerAddress.map {
             CreationRateLimit(perMinute: $0, now: now().timeIntervalSinceReferenceDate)
         }
-    }
-
-    /// The nesting a batch may reach when each of its operations is within `bodyDepth` as its
-    /// route's body: two levels more, the `operations` array and the operation's object. At
-    /// `bodyDepth` a push's params within its limit were 400 `malformed_json` in a batch.
-    static func batchDepth(bodyDepth: Int) -> Int {
-        bodyDepth + 2
     }
 
     /// The nesting an exported document may reach when every body that made its session was
